@@ -1,0 +1,61 @@
+/* cli_usage.c - `gemmprof --help`: every option of the run command, the
+ * other commands, and what the exit status means. */
+#include <stdio.h>
+
+#include "cli.h"
+
+void gp_cli_usage(FILE *f)
+{
+    fputs(
+"Usage: gemmprof --kernel LIST SIZE-OPTION... [OPTION]...\n"
+"  or:  gemmprof COMMAND [ARG]...    (see Commands; COMMAND --help)\n"
+"Run GEMM kernels C = alpha*A*B + beta*C on the GPU: verify each against\n"
+"cuBLAS, time it, read its hardware counters, and write one CSV row per\n"
+"kernel and size.\n"
+"\n"
+"Kernels:\n"
+"  -k, --kernel LIST    kernels to run: NAME[,NAME...] or all (repeatable)\n"
+"  -l, --list           list the kernels (name, precision, idea) and exit\n"
+"\n"
+"Sizes (at least one; repeatable; sizes are integers 1..1048576):\n"
+"  -s, --size N         square N x N x N (also takes the --sizes forms)\n"
+"      --sizes SPEC     square sizes A,B,C or A:B:STEP (A, A+STEP, ... <= B)\n"
+"      --mnk M,N,K      one rectangular shape: C is MxN, A is MxK, B is KxN\n"
+"\n"
+"Measurement:\n"
+"      --alpha X        scale of A*B (default 1)\n"
+"      --beta X         scale of the old C (default 0: C is write-only)\n"
+"      --reps N         timed launches per kernel and size (default 20,\n"
+"                       at most 1000000)\n"
+"      --warmup N       untimed launches before timing (default 5)\n"
+"      --seed N         seed of the random inputs (default: from the clock;\n"
+"                       the seed used is recorded in the output)\n"
+"      --no-flush       keep L2 warm between timed launches (no scrub)\n"
+"      --metrics SPEC   hardware counters: default (see --list-metrics), none,\n"
+"                       or NAME[,NAME...] spelled as ncu spells them\n"
+"      --list-metrics   list the default counters and exit\n"
+"      --device N       CUDA device to use (default 0)\n"
+"\n"
+"Output:\n"
+"  -o, --out PATH       write the rows to FILE.csv, or to a new file in DIR\n"
+"      --roofline       also show where each kernel sits on the roofline\n"
+"  -q, --quiet          print only warnings and errors\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show version and build information and exit\n"
+"\n"
+"Commands:\n"
+"  probe                measure this GPU's ceilings (bandwidth, FLOP/s)\n"
+"  plot RUN.csv...      draw gnuplot charts from run files\n"
+"  report RUN.csv...    write a report from run files\n"
+"\n"
+"Exit status:\n"
+"  0  everything ran and verified\n"
+"  1  a kernel failed verification or errored (other rows are kept)\n"
+"  2  bad input, or no usable GPU\n"
+"\n"
+"Examples:\n"
+"  gemmprof --kernel all --sizes 256:4096:256 -o sweep.csv\n"
+"  gemmprof -k naive,cublas -s 1024 --metrics none\n"
+"  gemmprof -k cublas --mnk 4096,128,4096 --reps 50\n",
+        f);
+}

@@ -1,0 +1,54 @@
+/* main.c - dispatch on the first word; everything else belongs to the
+ * subcommand.  `gemmprof --kernel ...` (no subcommand word) is `run`. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+#include "meta.h"
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "gemmprof: %s", kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void gp_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("", fmt, ap);
+    va_end(ap);
+}
+
+void gp_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+static const struct {
+    const char *word;
+    int (*fn)(int, char **);
+} subcommands[] = {
+    {"run", gp_cmd_run},
+    {"probe", gp_cmd_probe},
+    {"plot", gp_cmd_plot},
+    {"report", gp_cmd_report},
+};
+
+int main(int argc, char **argv)
+{
+    gp_meta_set_command(argc, argv);
+    if (argc > 1 && argv[1][0] != '-') {
+        for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; ++i)
+            if (strcmp(argv[1], subcommands[i].word) == 0)
+                return subcommands[i].fn(argc - 1, argv + 1);
+        gp_error("unknown command '%s' (commands: run, probe, plot, report; "
+                 "see --help)", argv[1]);
+        return 2;
+    }
+    return gp_cmd_run(argc, argv);
+}

@@ -1,0 +1,92 @@
+/* metric_list.c - parse --metrics: "default", "none" or a comma-separated
+ * list of ncu metric names.  Syntax only; names are checked against the
+ * chip by gp_profiler_validate. */
+#include <stdio.h>
+#include <string.h>
+#include "profiler.h"
+
+#define GP_METRIC_NAME(id, name) name,
+static const char *const default_names[] = { GP_METRICS(GP_METRIC_NAME) };
+#undef GP_METRIC_NAME
+
+/* Metric names are identifiers joined by dots ("dram__bytes_read.sum";
+ * a few chip-level ones carry capitals, "CTC.TriageCompute.ctc__rx_bytes"). */
+static int valid_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+static int add_name(gp_metric_list *out, const char *name, size_t len,
+                    char *err, size_t errlen)
+{
+    for (int i = 0; i < out->count; i++)
+        if (strlen(out->names[i]) == len && !strncmp(out->names[i], name, len))
+            return 0;                             /* duplicate: keep the first */
+    if (out->count == GP_MAX_METRICS) {
+        snprintf(err, errlen, "too many metrics (at most %d)", GP_MAX_METRICS);
+        return -1;
+    }
+    memcpy(out->names[out->count], name, len);
+    out->names[out->count][len] = '\0';
+    out->count++;
+    return 0;
+}
+
+static int add_item(gp_metric_list *out, const char *s, size_t len,
+                    char *err, size_t errlen)
+{
+    if (len == 0) {
+        snprintf(err, errlen, "empty metric name in --metrics list");
+        return -1;
+    }
+    if (len == 7 && !strncmp(s, "default", 7)) {
+        for (size_t i = 0; i < sizeof default_names / sizeof *default_names; i++)
+            if (add_name(out, default_names[i], strlen(default_names[i]), err, errlen))
+                return -1;
+        return 0;
+    }
+    if (len == 4 && !strncmp(s, "none", 4)) {
+        snprintf(err, errlen, "\"none\" cannot be combined with other metrics");
+        return -1;
+    }
+    if (len >= GP_METRIC_NAME_MAX) {
+        snprintf(err, errlen, "metric name too long (%zu characters, at most %d): %.40s...",
+                 len, GP_METRIC_NAME_MAX - 1, s);
+        return -1;
+    }
+    for (size_t i = 0; i < len; i++)
+        if (!valid_char(s[i])) {
+            snprintf(err, errlen, "bad character '%c' in metric name \"%.*s\"",
+                     s[i], (int)len, s);
+            return -1;
+        }
+    return add_name(out, s, len, err, errlen);
+}
+
+int gp_metric_list_parse(const char *spec, gp_metric_list *out,
+                         char *err, size_t errlen)
+{
+    out->count = 0;
+    if (!spec || !*spec) {
+        snprintf(err, errlen, "empty --metrics (use default, none or a list of names)");
+        return -1;
+    }
+    if (!strcmp(spec, "none"))
+        return 0;
+    for (const char *s = spec;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        while (len && (*s == ' ' || *s == '\t'))
+            s++, len--;
+        while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+            len--;
+        if (add_item(out, s, len, err, errlen)) {
+            out->count = 0;
+            return -1;
+        }
+        if (!comma)
+            return 0;
+        s = comma + 1;
+    }
+}

@@ -1,0 +1,18 @@
+/* plot_labels.h - where the roofline's kernel names go: beside their
+ * points, clear of each other, of other points and of the plot's edges. */
+#ifndef GP_PLOT_LABELS_H
+#define GP_PLOT_LABELS_H
+
+typedef struct {
+    double x, y;             /* the point (data coordinates, log-log)   */
+    const char *text;
+    double lx, ly;           /* out: where the label is anchored        */
+    char just;               /* out: 'L' label starts there, 'R' ends   */
+} gp_label;
+
+/* range = xmin, xmax, ymin, ymax of log-log axes drawn `w` x `h` points
+ * large; labels are `fontpt` high. */
+void gp_labels_place(gp_label *l, int n, const double range[4],
+                     double w, double h, double fontpt);
+
+#endif

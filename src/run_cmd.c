@@ -1,0 +1,313 @@
+/* run_cmd.c - `gemmprof --kernel K --size N ...`: validate everything, then
+ * for each shape and precision build one bench, run the reference and every
+ * selected kernel through the runner, and write each row the moment it is
+ * measured (a crash later loses nothing already measured). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cuda_runtime_api.h>
+#include "cli.h"
+#include "commands.h"
+#include "csv.h"
+#include "devutil.h"
+#include "gpu.h"
+#include "profiler.h"
+#include "registry.h"
+#include "runner.h"
+#include "table.h"
+#include "version.h"
+
+typedef struct {
+    const gp_options *o;
+    gp_csv_writer *csv;
+    gp_metric_list metrics;
+    gp_profiler *prof;
+    int want_counters;
+    int failures, done, total;
+    unsigned long long seed;
+} run_state;
+
+static int is_dir_target(const char *p)
+{
+    struct stat st;
+    size_t n = strlen(p);
+    if (n && p[n - 1] == '/')
+        return 1;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --out FILE | DIR; default results/run-<UTC time>.csv */
+static int out_path(const char *out, char *path, size_t n, char *err, size_t en)
+{
+    char stamp[32];
+    time_t t = time(NULL);
+    strftime(stamp, sizeof stamp, "run-%Y%m%d-%H%M%S.csv", gmtime(&t));
+    const char *dir = out ? (is_dir_target(out) ? out : NULL) : "results";
+    if (!dir) {
+        snprintf(path, n, "%s", out);
+        return 0;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, en, "cannot create output directory '%s': %s", dir,
+                 strerror(errno));
+        return -1;
+    }
+    snprintf(path, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", stamp);
+    return 0;
+}
+
+static void progress(run_state *s, const gp_kernel *k, const gp_shape *sh)
+{
+    if (s->o->quiet || !isatty(2))
+        return;
+    fprintf(stderr, "\r\033[K[%d/%d] %s %ldx%ldx%ld", s->done + 1, s->total,
+            k->name, sh->m, sh->n, sh->k);
+    fflush(stderr);
+}
+
+static void progress_clear(const run_state *s)
+{
+    if (!s->o->quiet && isatty(2))
+        fprintf(stderr, "\r\033[K");
+}
+
+/* A sticky CUDA error (illegal address, ...) kills the context: reset the
+ * device, and the caller rebuilds everything that lived in it. */
+static int context_lost(void)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        return 0;
+    cudaDeviceReset();
+    gp_cublas_forget();
+    return 1;
+}
+
+static void begin_profiler(run_state *s)
+{
+    if (!s->want_counters)
+        return;
+    char why[512];
+    s->prof = gp_profiler_begin(&s->metrics, why, sizeof why);
+    if (!s->prof) {
+        gp_warn("hardware counters unavailable, rows carry NA counters: %s", why);
+        s->want_counters = 0;
+    }
+}
+
+static gp_bench *make_bench(run_state *s, gp_precision p, const gp_shape *sh)
+{
+    char err[512];
+    gp_bench *b = gp_bench_create(p, sh->m, sh->n, sh->k, s->o->alpha,
+                                  s->o->beta, s->seed, err, sizeof err);
+    if (!b)
+        gp_error("%s", err);
+    return b;
+}
+
+static void emit(run_state *s, const gp_row *r, int selected)
+{
+    if (!selected)
+        return;
+    progress_clear(s);
+    if (!s->o->quiet)
+        gp_table_row(stdout, r);
+    if (gp_csv_write_row(s->csv, r) != 0)
+        gp_warn("writing a row failed: %s", strerror(errno));
+}
+
+static int selected(const gp_options *o, const gp_kernel *k)
+{
+    for (int i = 0; i < o->nkernels; ++i)
+        if (o->kernels[i] == k)
+            return 1;
+    return 0;
+}
+
+/* Run every selected kernel of precision p at one shape.  The reference runs
+ * first, timed like the rest, so each row carries its % of cuBLAS. */
+static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
+{
+    const gp_kernel *ref = gp_registry_reference(p);
+    gp_bench *b = make_bench(s, p, sh);
+    gp_run_opts ro = {s->o->reps, s->o->warmup, !s->o->no_flush, s->prof};
+    gp_row r;
+    double ref_gflops = NAN;
+    if (!b) {
+        s->failures++;
+        return;
+    }
+    if (ref) {
+        if (selected(s->o, ref))
+            progress(s, ref, sh), s->done++;
+        int rc = gp_bench_run(b, ref, &ro, &r);
+        ref_gflops = rc == 0 ? r.gflops : NAN;
+        r.pct_cublas = rc == 0 ? 100.0 : NAN;
+        s->failures += rc != 0 && selected(s->o, ref);
+        emit(s, &r, selected(s->o, ref));
+    }
+    for (int i = 0; i < s->o->nkernels; ++i) {
+        const gp_kernel *k = s->o->kernels[i];
+        if (k == ref || (k->precision == GP_FP64) != (p == GP_FP64))
+            continue;
+        progress(s, k, sh);
+        s->done++;
+        int rc = gp_bench_run(b, k, &ro, &r);
+        r.pct_cublas = 100.0 * r.gflops / ref_gflops;
+        s->failures += rc != 0;
+        emit(s, &r, 1);
+        if (rc < 0 && context_lost()) {
+            gp_warn("%s left the GPU context unusable; device reset, "
+                    "continuing with the next kernel", k->name);
+            gp_bench_destroy(b);
+            gp_profiler_end(s->prof);
+            s->prof = NULL;
+            begin_profiler(s);
+            ro.prof = s->prof;
+            if (!(b = make_bench(s, p, sh)))
+                return;
+        }
+    }
+    gp_bench_destroy(b);
+}
+
+static int wants(const gp_options *o, int fp64)
+{
+    for (int i = 0; i < o->nkernels; ++i)
+        if ((o->kernels[i]->precision == GP_FP64) == fp64)
+            return 1;
+    return 0;
+}
+
+/* Refuse, before allocating anything, a shape that cannot fit. */
+static int check_fits(const gp_options *o)
+{
+    size_t fr = gp_gpu_free_mem();
+    for (int i = 0; i < o->nshapes; ++i) {
+        const gp_shape *sh = &o->shapes[i];
+        for (int fp64 = 0; fp64 <= 1; ++fp64) {
+            if (!wants(o, fp64))
+                continue;
+            gp_precision p = fp64 ? GP_FP64 : GP_FP32;
+            size_t need = gp_bench_bytes(p, sh->m, sh->n, sh->k);
+            if (need > fr / 10 * 9) {
+                gp_error("size %ldx%ldx%ld (%s) needs %.2f GiB of GPU memory, "
+                         "%.2f GiB free", sh->m, sh->n, sh->k, gp_precision_name(p),
+                         need / 1073741824.0, fr / 1073741824.0);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void run_meta(gp_meta *m, const run_state *s, const gp_gpu *g,
+                     int argc, char **argv)
+{
+    gp_meta_host(m, GP_RUN_SCHEMA, argc, argv);
+    gp_gpu_meta(g, m);
+    gp_meta_set(m, "seed", "%llu", s->seed);
+    gp_meta_set(m, "reps", "%d", s->o->reps);
+    gp_meta_set(m, "warmup", "%d", s->o->warmup);
+    gp_meta_set(m, "l2_flush", "%s", s->o->no_flush ? "off" : "memset 2x L2 before each rep");
+    gp_meta_set(m, "timing", "CUDA events per rep; time_ms is the median");
+    gp_meta_set(m, "metrics", "%s", s->want_counters ? s->o->metrics : "none");
+}
+
+static int prepare_metrics(run_state *s)
+{
+    char err[1024];
+    s->want_counters = strcmp(s->o->metrics, "none") != 0;
+    if (!s->want_counters)
+        return 0;
+    if (gp_metric_list_parse(s->o->metrics, &s->metrics, err, sizeof err) != 0 ||
+        gp_profiler_validate(&s->metrics, "GH100", err, sizeof err) < 0) {
+        gp_error("--metrics: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int info_only(const gp_options *o)
+{
+    if (o->help) {
+        gp_cli_usage(stdout);
+        return 0;
+    }
+    if (o->version) {
+        printf("gemmprof %s (commit %s, built for %s)\n", gp_version,
+               gp_git_commit, gp_build_arch);
+        return 0;
+    }
+    if (o->list) {
+        gp_registry_print(stdout);
+        return 0;
+    }
+    char err[512];
+    if (gp_profiler_list_metrics("GH100", stdout, err, sizeof err) != 0) {
+        gp_error("--list-metrics: %s", err);
+        return 2;
+    }
+    return 0;
+}
+
+int gp_cmd_run(int argc, char **argv)
+{
+    gp_options o;
+    char err[1024], path[4096];
+    if (gp_cli_parse(argc, argv, &o, err, sizeof err) != 0) {
+        gp_error("%s", err);
+        return 2;
+    }
+    if (o.help || o.version || o.list || o.list_metrics)
+        return info_only(&o);
+    run_state s = {.o = &o};
+    s.seed = o.seed_given ? o.seed : (unsigned long long)time(NULL);
+    if (prepare_metrics(&s) != 0)
+        return 2;
+    if (out_path(o.out, path, sizeof path, err, sizeof err) != 0) {
+        gp_error("%s", err);
+        return 2;
+    }
+    gp_gpu g;
+    if (gp_gpu_open(o.device, &g, err, sizeof err) != 0) {
+        gp_error("%s", err);
+        return 2;
+    }
+    if (check_fits(&o) != 0)
+        return 2;
+    static gp_meta meta;
+    run_meta(&meta, &s, &g, argc, argv);
+    if (!(s.csv = gp_csv_open(path, &meta, err, sizeof err))) {
+        gp_error("%s", err);
+        return 2;
+    }
+    begin_profiler(&s);
+    s.total = o.nshapes * o.nkernels;
+    if (!o.quiet)
+        gp_table_header(stdout, &g);
+    for (int i = 0; i < o.nshapes; ++i)
+        for (int fp64 = 0; fp64 <= 1; ++fp64)
+            if (wants(&o, fp64))
+                run_precision(&s, fp64 ? GP_FP64 : GP_FP32, &o.shapes[i]);
+    progress_clear(&s);
+    if (s.prof) {
+        fprintf(stderr, "gemmprof: counters: %.1f s collecting (%s)\n",
+                gp_profiler_seconds(s.prof), o.metrics);
+        gp_profiler_end(s.prof);
+    }
+    if (gp_csv_close(s.csv) != 0) {
+        gp_error("%s: write failed: %s", path, strerror(errno));
+        return 2;
+    }
+    printf("wrote %s\n", path);
+    if (s.failures)
+        fprintf(stderr, "gemmprof: %d row(s) failed verification or errored\n",
+                s.failures);
+    return s.failures ? 1 : 0;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# cli.sh - the command line's contract: exit codes and one-line errors.
+. "$(dirname "$0")/lib.sh"
+
+expect cli/help 0 'Usage' -- "$GP" --help
+expect cli/version 0 'gemmprof [0-9]' -- "$GP" --version
+expect cli/list_names_every_rung 0 'naive.*fp32' -- "$GP" --list
+expect cli/unknown_kernel_lists_valid 2 "unknown kernel 'nope'.*naive" -- "$GP" --kernel nope --size 64
+expect cli/zero_size 2 'size' -- "$GP" --kernel naive --size 0
+expect cli/junk_size 2 'size' -- "$GP" --kernel naive --size 12x
+expect cli/no_size 2 'no size given' -- "$GP" --kernel naive
+expect cli/no_kernel 2 'no kernel given' -- "$GP" --size 64
+expect cli/bad_metric_name 2 'bogus__metric' -- "$GP" --kernel naive --size 64 --metrics bogus__metric.sum
+expect cli/unknown_command 2 "unknown command 'frobnicate'" -- "$GP" frobnicate
+
+# Errors in the options must not leave a data file behind.
+"$GP" --kernel nope --size 64 --out "$TMP/bad.csv" 2>/dev/null
+[ -e "$TMP/bad.csv" ] && fail cli/bad_input_writes_nothing || pass cli/bad_input_writes_nothing
+
+if have_gpu; then
+    expect cli/size_too_big_refused 2 'needs .* GiB of GPU memory' -- \
+        "$GP" --kernel naive --mnk 1048576,1048576,2048 --metrics none --out "$TMP/big.csv"
+    [ -e "$TMP/big.csv" ] && fail cli/too_big_writes_nothing || pass cli/too_big_writes_nothing
+else
+    expect cli/no_gpu_one_line 2 '^gemmprof: no CUDA device' -- \
+        "$GP" --kernel naive --size 64 --metrics none --out "$TMP/x.csv"
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] && pass cli/no_gpu_error_is_one_line || fail cli/no_gpu_error_is_one_line "$(cat "$TMP/err")"
+fi

@@ -1,0 +1,27 @@
+# lib.sh - helpers for shell tests: each test prints PASS/FAIL/SKIP NAME.
+GP=${GEMMPROF_BIN:-bin/gemmprof}
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; }
+skip() { echo "SKIP $1${2:+: $2}"; }
+
+have_gpu() { nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
+
+# gpu_or_skip NAME: 0 if the GPU test should run; prints SKIP (or FAIL when
+# GEMMPROF_REQUIRE_GPU=1) and returns 1 otherwise.
+gpu_or_skip() {
+    have_gpu && return 0
+    if [ "${GEMMPROF_REQUIRE_GPU:-}" = 1 ]; then fail "$1" "no GPU but GEMMPROF_REQUIRE_GPU=1"
+    else skip "$1" "no GPU"; fi
+    return 1
+}
+
+# expect NAME EXIT_CODE REGEX -- CMD...: exit code and one stderr line matching REGEX
+expect() {
+    local name=$1 code=$2 re=$3; shift 4
+    "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
+    if [ "$rc" != "$code" ]; then fail "$name" "exit $rc, wanted $code: $(head -c 300 "$TMP/err")"
+    elif [ -n "$re" ] && ! grep -Eq -- "$re" "$TMP/err" "$TMP/out"; then fail "$name" "no /$re/ in: $(head -c 300 "$TMP/err")"
+    else pass "$name"; fi
+}

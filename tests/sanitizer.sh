@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# sanitizer.sh - compute-sanitizer memcheck on one small, tile-unfriendly size
+# per rung (out-of-bounds loads at edges are the classic GEMM bug).
+. "$(dirname "$0")/lib.sh"
+for k in $("$GP" --list | awk 'NR > 1 && $1 !~ /^cublas/ {print $1}'); do
+    name=sanitizer/memcheck/$k
+    gpu_or_skip "$name" || continue
+    if ! command -v compute-sanitizer >/dev/null; then fail "$name" "compute-sanitizer not on PATH"; continue; fi
+    if compute-sanitizer --tool memcheck --error-exitcode 99 "$GP" --kernel "$k" \
+        --mnk 67,45,37 --reps 1 --warmup 0 --metrics none --quiet --out "$TMP/$k.csv" \
+        >"$TMP/$k.log" 2>&1; then pass "$name"
+    else fail "$name" "$(grep -m3 -E 'ERROR|Invalid|error' "$TMP/$k.log" | tr '\n' ' ')"; fi
+done
