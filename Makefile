@@ -3,6 +3,7 @@
 #   make test            CPU tests everywhere, GPU tests where a GPU is visible
 #   make install PREFIX=/usr/local
 #   make ARCH=sm_80      another target (PTX for the same arch is embedded too)
+#   make plugin SRC=mine.cu [OUT=libmine.so]   a user's kernels for --plugin
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -40,7 +41,7 @@ LIB_CU    := $(wildcard src/*.cu) $(wildcard kernels/*.cu) $(wildcard probes/*.c
 LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(B)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 
-.PHONY: all tests test check install clean plots report FORCE
+.PHONY: all tests test check install clean plots report plugin FORCE
 all: $(BIN)/gemmprof
 
 $(BIN)/gemmprof: $(B)/src/main.o $(B)/libgemmprof.a
@@ -92,14 +93,25 @@ tests: $(TESTS)
 test check: $(BIN)/gemmprof $(TESTS)
 	@GEMMPROF_BIN=$(BIN)/gemmprof bash tests/run.sh $(TESTS)
 
-plots report: $(BIN)/gemmprof
-	$(BIN)/gemmprof $@
+# Charts and reports from the committed reference data (no GPU needed).
+plots: $(BIN)/gemmprof
+	for d in reports/data/*/; do $(BIN)/gemmprof plot $$d*.csv --out reports/charts/$$(basename $$d) || exit; done
+
+report: $(BIN)/gemmprof
+	for d in reports/data/*/; do $(BIN)/gemmprof report $$d*.csv --name $$(basename $$d) || exit; done
+
+# The flags live in scripts/gemmprof-build (installed as bin/gemmprof-build).
+plugin:
+	@test -n "$(SRC)" || { echo "usage: make plugin SRC=mine.cu [OUT=libmine.so]" >&2; exit 2; }
+	CUDA_HOME=$(CUDA_HOME) NVCC=$(NVCC) ARCH=$(ARCH) scripts/gemmprof-build \
+	    $(if $(OUT),-o $(OUT)) $(SRC)
 
 install: $(BIN)/gemmprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/gemmprof \
 	           $(DESTDIR)$(PREFIX)/share/gemmprof/plots
 	install -m 755 $(BIN)/gemmprof $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 src/gemmprof.h $(DESTDIR)$(PREFIX)/include/gemmprof/
+	install -m 755 scripts/gemmprof-build $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gemmprof/plots/ 2>/dev/null || true
 
 clean:

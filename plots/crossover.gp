@@ -18,9 +18,13 @@ set yrange [0:ymax]
 set xlabel xlab
 set ylabel 'Performance (GFLOP/s)'
 set key outside right top Left reverse samplen 2 box lc rgb '#bbbbbb'
-plot for [i=1:words(names)] f index (i - 1) using 1:2 with linespoints lt i \
-         title word(names, i), \
-     for [i=1:(nx > 0)] xf using 1:(0):(0):(ymax) with vectors nohead \
-         lc rgb '#555555' dt 2 lw 1.5 title 'crossover', \
-     for [i=1:(nx > 0)] xf using 1:(ymax * 0.98):2 with labels rotate by 90 \
-         right offset -0.8, 0 font ',9' notitle
+configs = "for [i=1:words(names)] f index (i - 1) using 1:2 with linespoints lt i title word(names, i)"
+if (nx > 0) {
+    plot @configs, \
+         xf using 1:(0):(0):(ymax) with vectors nohead lc rgb '#555555' dt 2 lw 1.5 \
+            title 'crossover', \
+         xf using 1:(ymax * 0.98):2 with labels rotate by 90 right offset -1.4, 0 \
+            font ',9' notitle
+} else {
+    plot @configs
+}

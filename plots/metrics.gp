@@ -4,7 +4,9 @@
 #   term, out   see style.gp
 #   f           CSV, one row per kernel in ladder order: label,dram_mb,
 #               compulsory_mb,bank_ratio,spill_bytes,occ_achieved,occ_theoretical
-#   has_dram, has_bank, has_spill, has_occ   1 if that panel has any value
+#   nrow        rows in f
+#   has_dram, has_bank, has_spill, has_ach, has_theo   1 if there is any value
+#               (has_ach: achieved occupancy; has_theo: theoretical)
 #   dram_lo, dram_hi, bank_hi, spill_hi      y ranges; ttl
 if (!exists('w')) w = 11
 if (!exists('h')) h = 7.5
@@ -19,13 +21,13 @@ set xtics rotate by 35 right nomirror font ',8'
 set grid noxtics nomxtics ytics
 set key inside top right horizontal samplen 1.5 font ',9' opaque box lc rgb '#bbbbbb'
 
-nrow = 0
-stats f using 2 nooutput
-nrow = STATS_records
 set xrange [-0.6:nrow - 0.4]
 
-# A panel with nothing measured says so instead of drawing empty axes.
-no_data(msg) = sprintf('%s', msg)
+# A panel with nothing measured says so instead of drawing empty bars (it
+# does not read f: gnuplot would warn about a column with no numbers).
+empty_panel = "set label 1 why at graph 0.5, 0.5 center; unset xtics; " . \
+              "plot 1e30 notitle; unset label 1; " . \
+              "set xtics rotate by 35 right nomirror font ',8'"
 
 set multiplot layout 2, 2 title ttl font ',12'
 
@@ -38,9 +40,8 @@ if (has_dram) {
     plot f using 2:xtic(1) lc rgb '#1f77b4' title 'DRAM bytes (read + write)', \
          '' using 3 lc rgb '#bbbbbb' title 'compulsory bytes'
 } else {
-    set label 1 'not measured (run with counters)' at graph 0.5, 0.5 center
-    plot f using (NaN):xtic(1) notitle, 1e30 notitle
-    unset label 1
+    why = 'not measured (run with counters)'
+    @empty_panel
 }
 unset logscale y
 
@@ -50,9 +51,8 @@ set yrange [0:bank_hi]
 if (has_bank) {
     plot f using 4:xtic(1) lc rgb '#ff7f0e' title 'bank-conflict ratio'
 } else {
-    set label 1 'not measured (run with counters)' at graph 0.5, 0.5 center
-    plot f using (NaN):xtic(1) notitle, 1e30 notitle
-    unset label 1
+    why = 'not measured (run with counters)'
+    @empty_panel
 }
 
 set title 'Register spills (ptxas, per thread)'
@@ -61,21 +61,24 @@ set yrange [0:spill_hi]
 if (has_spill) {
     plot f using 5:xtic(1) lc rgb '#d62728' title 'spill bytes'
 } else {
-    set label 1 'not reported' at graph 0.5, 0.5 center
-    plot f using (NaN):xtic(1) notitle, 1e30 notitle
-    unset label 1
+    why = 'not reported'
+    @empty_panel
 }
 
 set title 'Occupancy: achieved vs theoretical'
 set ylabel sprintf('%s of peak warps', pct)
 set yrange [0:130]
 set ytics 0, 20, 100
-if (has_occ) {
-    plot f using 6:xtic(1) lc rgb '#2ca02c' title 'achieved', \
-         '' using 7 lc rgb '#bbbbbb' title 'theoretical'
+achieved = "f using 6:xtic(1) lc rgb '#2ca02c' title 'achieved'"
+theoretical = "f using 7:xtic(1) lc rgb '#bbbbbb' title 'theoretical'"
+if (has_ach && has_theo) {
+    plot @achieved, '' using 7 lc rgb '#bbbbbb' title 'theoretical'
+} else { if (has_ach) {
+    plot @achieved
+} else { if (has_theo) {
+    plot @theoretical
 } else {
-    set label 1 'not measured (run with counters)' at graph 0.5, 0.5 center
-    plot f using (NaN):xtic(1) notitle, 1e30 notitle
-    unset label 1
-}
+    why = 'not measured (run with counters)'
+    @empty_panel
+}}}
 unset multiplot

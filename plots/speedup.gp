@@ -13,6 +13,9 @@ here = ARG0[1:strlen(ARG0) - strlen('speedup.gp')]
 load here.'style.gp'
 
 nk = words(names) - nref
+# gnuplot reads a data file once even for an empty iteration (nref = 0):
+# keep the block index valid then.
+idx(i) = (i <= words(names)) ? i - 1 : 0
 set multiplot title ttl
 set lmargin at screen 0.10
 set rmargin at screen 0.80
@@ -29,7 +32,7 @@ set key outside right top Left reverse samplen 2 box lc rgb '#bbbbbb'
 if (has_sp) {
     plot for [i=1:nk] f index (i - 1) using 1:2 with linespoints lt i \
              title word(names, i), \
-         for [i=nk+1:nk+nref] f index (i - 1) using 1:2 with linespoints \
+         for [i=nk+1:nk+nref] f index idx(i) using 1:2 with linespoints \
              lc rgb '#000000' dt 2 lw 2.5 pt 6 title word(names, i)
 } else {
     set label 1 sprintf('no speedup: no %s rows at these sizes', base) at graph 0.5, 0.5 center
@@ -41,6 +44,7 @@ set tmargin at screen 0.45
 set bmargin at screen 0.09
 unset logscale y
 set yrange [0:*]
+set offsets 0, 0, graph 0.08, 0
 set ylabel sprintf('GFLOP/s as %s of cuBLAS', pct)
 set xlabel xlab
 unset key

@@ -22,4 +22,4 @@ set tmargin at screen 0.92
 set bmargin at screen 0.03
 set xrange [0:1]
 set yrange [-nlines - 0.5:0.5]
-plot f using (0):(-$1):(stringcolumn(2)) with labels left font 'Mono,8'
+plot f using (0):(-$1):(stringcolumn(2)) with labels left font 'Mono,9'

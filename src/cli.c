@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "plugin.h"
 #include "registry.h"
 
 #define REPS_MAX 1000000L
@@ -17,7 +18,7 @@
 enum {
     OPT_SIZES = 256, OPT_MNK, OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP,
     OPT_SEED, OPT_METRICS, OPT_DEVICE,
-    OPT_LIST_METRICS, OPT_ROOFLINE, OPT_NO_FLUSH
+    OPT_LIST_METRICS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN
 };
 
 static const char short_opts[] = ":k:s:o:lqhV";
@@ -38,6 +39,7 @@ static const struct option long_opts[] = {
     { "list-metrics", no_argument,       NULL, OPT_LIST_METRICS },
     { "roofline",     no_argument,       NULL, OPT_ROOFLINE },
     { "no-flush",     no_argument,       NULL, OPT_NO_FLUSH },
+    { "plugin",       required_argument, NULL, OPT_PLUGIN },
     { "quiet",        no_argument,       NULL, 'q' },
     { "help",         no_argument,       NULL, 'h' },
     { "version",      no_argument,       NULL, 'V' },
@@ -109,6 +111,30 @@ static int add_kernels(gp_options *o, const char *spec, char *err, size_t errlen
     return 0;
 }
 
+/* --kernel and --plugin are kept as given: the names are resolved once
+ * every plugin is loaded (load_and_resolve). */
+static int keep_arg(const char *opt, const char **list, int *n, int max,
+                    const char *arg, char *err, size_t errlen)
+{
+    if (*n == max) {
+        snprintf(err, errlen, "%s: given more than %d times", opt, max);
+        return -1;
+    }
+    list[(*n)++] = arg;
+    return 0;
+}
+
+static int load_and_resolve(gp_options *o, char *err, size_t errlen)
+{
+    for (int i = 0; i < o->nplugins; i++)
+        if (gp_plugin_load(o->plugins[i], err, errlen) < 0)
+            return -1;
+    for (int i = 0; i < o->nkernel_specs; i++)
+        if (add_kernels(o, o->kernel_specs[i], err, errlen) < 0)
+            return -1;
+    return 0;
+}
+
 typedef int (*shape_parser)(const char *, gp_shape *, int, char *, size_t);
 
 static int add_shapes(gp_options *o, const char *opt, shape_parser parse,
@@ -163,7 +189,10 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
 {
     unsigned long long seed;
     switch (c) {
-    case 'k':          return add_kernels(o, arg, err, errlen);
+    case 'k':          return keep_arg("--kernel", o->kernel_specs, &o->nkernel_specs,
+                                       GP_MAX_KERNELS, arg, err, errlen);
+    case OPT_PLUGIN:   return keep_arg("--plugin", o->plugins, &o->nplugins,
+                                       GP_MAX_PLUGINS, arg, err, errlen);
     case 's':          return add_shapes(o, "--size", gp_parse_sizes, arg, err, errlen);
     case OPT_SIZES:    return add_shapes(o, "--sizes", gp_parse_sizes, arg, err, errlen);
     case OPT_MNK:      return add_shapes(o, "--mnk", gp_parse_mnk, arg, err, errlen);
@@ -301,6 +330,8 @@ int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen)
     }
     if (optind < argc)
         return stray_arguments(argc, argv, err, errlen);
+    if (load_and_resolve(o, err, errlen) < 0)
+        return -1;
     if (o->list || o->list_metrics)
         return 0;
     if (o->nkernels == 0) {

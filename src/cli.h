@@ -9,12 +9,20 @@
 
 #define GP_MAX_SHAPES 256
 #define GP_MAX_KERNELS 256
+#define GP_MAX_PLUGINS 16
 
 typedef struct { long m, n, k; } gp_shape;
 
 typedef struct {
     const gp_kernel *kernels[GP_MAX_KERNELS];
     int nkernels;
+    /* --plugin FILE: loaded (gp_plugin_load) once every option is parsed,
+     * before the --kernel values (kernel_specs) are resolved, so that
+     * plugin kernels can be named whatever the order on the command line */
+    const char *plugins[GP_MAX_PLUGINS];
+    int nplugins;
+    const char *kernel_specs[GP_MAX_KERNELS];
+    int nkernel_specs;
     gp_shape shapes[GP_MAX_SHAPES];
     int nshapes;
     double alpha, beta;
@@ -29,8 +37,9 @@ typedef struct {
 
 /* Parse argv into `o` (defaults first; a size is required
  * unless --list/--help/--version; alpha 1, beta 0, reps 20, warmup 5,
- * metrics "default").  Returns 0, or -1 with a one-line message in `err`
- * (without the "gemmprof: " prefix). */
+ * metrics "default").  Loads the --plugin files, then resolves the
+ * --kernel names (plugin kernels included).  Returns 0, or -1 with a
+ * one-line message in `err` (without the "gemmprof: " prefix). */
 int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen);
 void gp_cli_usage(FILE *f);
 

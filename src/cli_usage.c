@@ -16,6 +16,8 @@ void gp_cli_usage(FILE *f)
 "Kernels:\n"
 "  -k, --kernel LIST    kernels to run: NAME[,NAME...] or all (repeatable)\n"
 "  -l, --list           list the kernels (name, precision, idea) and exit\n"
+"      --plugin FILE    also load the kernels of FILE, a shared object built\n"
+"                       with gemmprof-build (repeatable; see --list)\n"
 "\n"
 "Sizes (at least one; repeatable; sizes are integers 1..1048576):\n"
 "  -s, --size N         square N x N x N (also takes the --sizes forms)\n"
@@ -33,7 +35,7 @@ void gp_cli_usage(FILE *f)
 "      --no-flush       keep L2 warm between timed launches (no scrub)\n"
 "      --metrics SPEC   hardware counters: default (see --list-metrics), none,\n"
 "                       or NAME[,NAME...] spelled as ncu spells them\n"
-"      --list-metrics   list the default counters and exit\n"
+"      --list-metrics   list every counter the chip (GH100) offers and exit\n"
 "      --device N       CUDA device to use (default 0)\n"
 "\n"
 "Output:\n"
@@ -56,6 +58,7 @@ void gp_cli_usage(FILE *f)
 "Examples:\n"
 "  gemmprof --kernel all --sizes 256:4096:256 -o sweep.csv\n"
 "  gemmprof -k naive,cublas -s 1024 --metrics none\n"
-"  gemmprof -k cublas --mnk 4096,128,4096 --reps 50\n",
+"  gemmprof -k cublas --mnk 4096,128,4096 --reps 50\n"
+"  gemmprof --plugin ./libmine.so -k mine,cublas -s 2048 --roofline\n",
         f);
 }

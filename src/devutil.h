@@ -11,6 +11,8 @@ extern "C" {
 /* Uniform values in [-1, 1) from (seed, index). */
 int gp_fill_uniform(void *p, size_t n, int is_double, unsigned long long seed,
                     cudaStream_t s);
+/* Evict L2 by reading `bytes` (>= 2x L2) of a zeroed buffer. */
+int gp_l2_scrub(const void *buf, size_t bytes, cudaStream_t s);
 /* Fill with NaN so an element a kernel never wrote fails verification. */
 int gp_poison(void *p, size_t bytes, cudaStream_t s);
 

@@ -1,33 +1,9 @@
 /* main.c - dispatch on the first word; everything else belongs to the
  * subcommand.  `gemmprof --kernel ...` (no subcommand word) is `run`. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
 #include "meta.h"
-
-static void vmsg(const char *kind, const char *fmt, va_list ap)
-{
-    fprintf(stderr, "gemmprof: %s", kind);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-}
-
-void gp_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vmsg("", fmt, ap);
-    va_end(ap);
-}
-
-void gp_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vmsg("warning: ", fmt, ap);
-    va_end(ap);
-}
 
 static const struct {
     const char *word;

@@ -6,8 +6,12 @@
 typedef struct {
     double x, y;             /* the point (data coordinates, log-log)   */
     const char *text;
+    int below;               /* in: only under the point (not on a line
+                                that runs level with it)               */
     double lx, ly;           /* out: where the label is anchored        */
     char just;               /* out: 'L' label starts there, 'R' ends   */
+    int moved;               /* out: not level with its point (draw a
+                                leader line to it)                     */
 } gp_label;
 
 /* range = xmin, xmax, ymin, ymax of log-log axes drawn `w` x `h` points

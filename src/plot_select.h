@@ -18,6 +18,7 @@ int gp_key_match(const gp_key *k, const gp_row *r, int by_config);
  * failed verification.  A wrong kernel's speed is not plotted. */
 int gp_row_usable(const gp_row *r);
 int gp_row_is_cublas(const gp_row *r);
+int gp_name_is_cublas(const char *kernel);         /* "cublas", "cublas_fp64" */
 double gp_elt_bytes(const gp_row *r);              /* 8 fp64, else 4 */
 
 double gp_get_gflops(const gp_row *r);
@@ -63,7 +64,11 @@ int gp_sweep_xs(const gp_where *w, long **out);
  * any shape has; `want` (if [0] is not 0) is taken as it is if any row
  * has it.  -1 if none. */
 int gp_shape_choose(const gp_where *w, const long want[3], long shape[3]);
-/* Median of get() over rows of series k passing w; NAN if none. */
+/* The config whose rows stand for series k (unless w->by_config): the one
+ * with the highest median GFLOP/s where a kernel was measured in several. */
+gp_key gp_config_used(const gp_where *w, const gp_key *k);
+/* Median of get() over rows of series k passing w (of the config above);
+ * NAN if none. */
 double gp_median(const gp_where *w, const gp_key *k, gp_getter get);
 
 /* The naive kernel of a precision ("naive", else the first whose name

@@ -27,6 +27,11 @@ void gp_var_num(gp_buf *b, const char *name, double value);
 void gp_chart_text(const char *format, const char *in, int word,
                    char *out, size_t outlen);
 
+/* The same for text inside a CSV file gnuplot reads: gnuplot takes one
+ * level of backslashes off strings in data, and ',' would split the field
+ * (it becomes ';'). */
+void gp_data_text(const char *format, const char *in, char *out, size_t outlen);
+
 /* Run argv[0] (a path) with its output going to `logfile`, in `cwd` (NULL:
  * here).  0 exit status 0; 1 it failed (its last output line in err); -1
  * it could not be run. */

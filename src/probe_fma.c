@@ -98,7 +98,7 @@ static void add_row(gp_probe_ctx *x, const fma_arg *fa, const gp_stats *st,
     int lanes = fa->fp64 ? p.fp64_lanes : p.fp32_lanes;
     gp_add_row(x->out, fa->fp64 ? "fp64_fma" : "fp32_fma", "GFLOP/s",
                gp_best_rate(st, flops), fa->fp64 ? p.fp64_gflops : p.fp32_gflops,
-               "%d chains x %d FMA x %d threads; 2 FLOP/FMA; best of %d runs; "
+               "%d chains x %d FMA/thread x %d threads; best of %d runs; "
                "theoretical %d SMs x %d lanes x 2 x %s", GP_FMA_CHAINS,
                fa->iters, fa->blocks * GP_PROBE_THREADS, x->reps,
                x->g->sm_count, lanes, how);

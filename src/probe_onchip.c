@@ -132,8 +132,8 @@ static int smem_run(gp_probe_ctx *x, smem_arg *a)
 /* Working set: a quarter of the L2, whole float4s. */
 static size_t l2_vecs(const gp_gpu *g)
 {
-    size_t l2 = g->l2_bytes ? g->l2_bytes : (size_t)4 << 20;
-    return l2 / 4 / 16;
+    size_t v = (g->l2_bytes ? g->l2_bytes : (size_t)4 << 20) / 4 / 16;
+    return v > GP_SMEM_VECS ? v : GP_SMEM_VECS;
 }
 
 int gp_probe_caches(gp_probe_ctx *x)
@@ -148,10 +148,9 @@ int gp_probe_caches(gp_probe_ctx *x)
     float *out = NULL;
     cudaError_t e = la.blocks > 0 && sa.blocks > 0 ? cudaSuccess
                                                    : cudaErrorInvalidConfiguration;
-    size_t nsrc = la.nvec > GP_SMEM_VECS ? la.nvec : GP_SMEM_VECS;
-    if (e == cudaSuccess && (e = cudaMalloc(&src, nsrc * 16)) == cudaSuccess &&
+    if (e == cudaSuccess && (e = cudaMalloc(&src, la.nvec * 16)) == cudaSuccess &&
         (e = cudaMalloc((void **)&out, nt * sizeof *out)) == cudaSuccess)
-        e = (cudaError_t)gp_stream_fill(0, src, nsrc * 4, 1.0, x->s);
+        e = (cudaError_t)gp_stream_fill(0, src, la.nvec * 4, 1.0, x->s);
     int rc = -1;
     if (e != cudaSuccess) {
         snprintf(x->err, x->errlen, "probe caches: %s", gp_cuda_msg(e));

@@ -1,6 +1,7 @@
 /* probe_run.c - the ceiling probes' common machinery: back-to-back timed
  * runs between CUDA events, clocks sampled while they run, rows of the
- * ceilings file.  The probes themselves are in probe_stages.c.
+ * ceilings file.  The probes themselves: probe_stream.c, probe_fma.c,
+ * probe_onchip.c.
  *
  * Rules: one dropped run first (lazy module loading, clocks ramping);
  * no sync between runs; the best run is the ceiling, min/median/max are
@@ -170,12 +171,11 @@ double gp_clk_for_peak(const gp_probe_ctx *x, const gp_clk *c, char *how,
                        size_t howlen)
 {
     if (c->n > 0) {
-        snprintf(how, howlen, "%d MHz SM clock (NVML max during the probe)",
-                 c->sm_max);
+        snprintf(how, howlen, "%d MHz (NVML, max seen)", c->sm_max);
         return c->sm_max;
     }
-    snprintf(how, howlen, "%d MHz SM clock (max clock attribute; NVML "
-             "unavailable)", x->g->sm_clock_khz / 1000);
+    snprintf(how, howlen, "%d MHz (max clock attribute)",
+             x->g->sm_clock_khz / 1000);
     return x->g->sm_clock_khz / 1e3;
 }
 
@@ -184,6 +184,7 @@ int gp_probe_measure(const gp_gpu *g, const gp_probe_opts *o,
 {
     gp_probe_ctx x = {.g = g, .o = o, .reps = o->reps > 0 ? o->reps : 1,
                       .out = out, .err = err, .errlen = errlen};
+    cudaGetLastError();   /* launchers report cudaGetLastError: start clean */
     cudaError_t e = cudaStreamCreateWithFlags(&x.s, cudaStreamNonBlocking);
     if (e != cudaSuccess) {
         snprintf(err, errlen, "probe: %s", gp_cuda_msg(e));

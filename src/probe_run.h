@@ -1,5 +1,6 @@
-/* probe_run.h - internals shared by the probe's files (probe_run.c,
- * probe_stages.c): timed runs, clock samples, rows. */
+/* probe_run.h - internals shared by the probe's files (probe_run.c and
+ * the stages probe_stream.c, probe_fma.c, probe_onchip.c): timed runs,
+ * clock samples, rows. */
 #ifndef GP_PROBE_RUN_H
 #define GP_PROBE_RUN_H
 
@@ -49,7 +50,7 @@ void gp_add_row(gp_ceilings *c, const char *name, const char *unit,
     __attribute__((format(printf, 6, 7)));
 void gp_order_rows(gp_ceilings *c);
 
-/* probe_stages.c: each adds its rows to x->out; 0 or -1 with x->err. */
+/* The stages: each adds its rows to x->out; 0 or -1 with x->err. */
 int gp_probe_stream(gp_probe_ctx *x);
 int gp_probe_fma(gp_probe_ctx *x);
 int gp_probe_caches(gp_probe_ctx *x);

@@ -167,9 +167,9 @@ static void add_rows(gp_probe_ctx *x, double gbs[2][GP_STREAM_NOPS],
             snprintf(name, sizeof name, "stream_%s_%s", op_name[op],
                      f ? "fp64" : "fp32");
             gp_add_row(x->out, name, "GB/s", gbs[f][op], p.dram_gbs,
-                       "STREAM %s; %d arrays x %zu MiB counted; best of %d "
-                       "runs; %s", op_name[op], op_arrays[op], bytes / MiB,
-                       x->reps, theo);
+                       "STREAM %s; %d array%s x %zu MiB counted; best of %d "
+                       "runs; %s", op_name[op], op_arrays[op],
+                       op_arrays[op] > 1 ? "s" : "", bytes / MiB, x->reps, theo);
         }
 }
 

@@ -366,8 +366,12 @@ static int evaluate(gp_profiler *p, const gp_kernel *k, char *err, size_t n)
               "cuptiRangeProfilerGetCounterDataInfo", err, n))
         return -1;
     if (dec.numOfRangeDropped > 0 || info.numTotalRanges >= GP_MAX_RANGES) {
-        snprintf(err, n, "%s launched more kernels than the %d gemmprof profiles "
-                 "per launch", k->name, GP_MAX_RANGES - (int)p->first_range);
+        if (p->first_range)
+            snprintf(err, n, "CUPTI's counter data image is full (%zu ranges kept "
+                     "from earlier launches)", p->first_range);
+        else
+            snprintf(err, n, "%s launched %d or more kernels: gemmprof profiles "
+                     "fewer per launch", k->name, GP_MAX_RANGES);
         return -1;
     }
     if (info.numTotalRanges <= p->first_range) {

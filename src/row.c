@@ -20,7 +20,7 @@ const gp_column gp_columns[] = {
     STR(kernel), STR(precision), STR(config),
     LNG(m), LNG(n), LNG(k),
     DBL(alpha), DBL(beta),
-    DBL(time_ms), DBL(time_min_ms), DBL(time_max_ms), LNG(reps),
+    DBL(time_ms), DBL(time_min_ms), DBL(time_max_ms), LNG(reps), DBL(sm_clock_mhz),
     DBL(gflops), DBL(pct_cublas),
     INT(verified), DBL(max_rel_err), DBL(rel_err_fro), DBL(tolerance),
     STR(status),

@@ -49,6 +49,7 @@ typedef struct {
     /* timing (unprofiled launches, CUDA events) */
     double time_ms, time_min_ms, time_max_ms;
     long reps;
+    double sm_clock_mhz;      /* SM clock (NVML) right after the timed reps */
     double gflops, pct_cublas;
     /* verification against the precision's cuBLAS reference */
     int verified;             /* 1 yes, 0 no, -1 NA (never ran)             */

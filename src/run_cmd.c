@@ -13,9 +13,13 @@
 #include <cuda_runtime_api.h>
 #include "cli.h"
 #include "commands.h"
+#include "ceilings.h"
 #include "csv.h"
 #include "devutil.h"
 #include "gpu.h"
+#include "plot.h"
+#include "probe.h"
+#include "plugin.h"
 #include "profiler.h"
 #include "registry.h"
 #include "runner.h"
@@ -30,6 +34,10 @@ typedef struct {
     int want_counters;
     int failures, done, total;
     unsigned long long seed;
+    gp_nvml *nvml;               /* SM clock per row; NULL without NVML */
+    double probe_clock_mhz;      /* clock the ceilings were measured at */
+    int clock_warned;
+    const char *path;            /* the run file, for the crash guard   */
 } run_state;
 
 static int is_dir_target(const char *p)
@@ -76,16 +84,10 @@ static void progress_clear(const run_state *s)
         fprintf(stderr, "\r\033[K");
 }
 
-/* A sticky CUDA error (illegal address, ...) kills the context: reset the
- * device, and the caller rebuilds everything that lived in it. */
+/* A sticky CUDA error (illegal address, ...) survives a synchronize. */
 static int context_lost(void)
 {
-    cudaError_t e = cudaDeviceSynchronize();
-    if (e == cudaSuccess)
-        return 0;
-    cudaDeviceReset();
-    gp_cublas_forget();
-    return 1;
+    return cudaDeviceSynchronize() != cudaSuccess;
 }
 
 static void begin_profiler(run_state *s)
@@ -110,8 +112,26 @@ static gp_bench *make_bench(run_state *s, gp_precision p, const gp_shape *sh)
     return b;
 }
 
-static void emit(run_state *s, const gp_row *r, int selected)
+/* Rows measured at a clock far from the probe's are not comparable with
+ * the ceilings: say so once. */
+static void check_clock(run_state *s, gp_row *r)
 {
+    if (!s->nvml)
+        return;
+    int mhz = gp_nvml_clock_mhz(s->nvml, 0);
+    r->sm_clock_mhz = mhz > 0 ? mhz : NAN;
+    if (mhz > 0 && s->probe_clock_mhz > 0 && !s->clock_warned &&
+        fabs(mhz - s->probe_clock_mhz) > 0.05 * s->probe_clock_mhz) {
+        gp_warn("SM clock %d MHz during %s differs by more than 5%% from the "
+                "%.0f MHz the ceilings were probed at", mhz, r->kernel,
+                s->probe_clock_mhz);
+        s->clock_warned = 1;
+    }
+}
+
+static void emit(run_state *s, gp_row *r, int selected)
+{
+    check_clock(s, r);
     if (!selected)
         return;
     progress_clear(s);
@@ -157,16 +177,26 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
             continue;
         progress(s, k, sh);
         s->done++;
+        if (gp_plugin_origin(k))     /* code gemmprof has never seen */
+            gp_plugin_guard_arm(s->path, k, sh->m, sh->n, sh->k,
+                                s->o->alpha, s->o->beta);
         int rc = gp_bench_run(b, k, &ro, &r);
+        gp_plugin_guard_disarm();
+        /* a refused launch stays the runtime's "last error": the next
+         * launcher's cudaPeekAtLastError() would report it as its own */
+        if (rc < 0)
+            (void)cudaGetLastError();
         r.pct_cublas = 100.0 * r.gflops / ref_gflops;
         s->failures += rc != 0;
         emit(s, &r, 1);
         if (rc < 0 && context_lost()) {
             gp_warn("%s left the GPU context unusable; device reset, "
                     "continuing with the next kernel", k->name);
-            gp_bench_destroy(b);
-            gp_profiler_end(s->prof);
+            gp_profiler_end(s->prof);   /* before its context goes */
             s->prof = NULL;
+            gp_bench_destroy(b);
+            cudaDeviceReset();
+            gp_cublas_forget();
             begin_profiler(s);
             ro.prof = s->prof;
             if (!(b = make_bench(s, p, sh)))
@@ -214,9 +244,13 @@ static void run_meta(gp_meta *m, const run_state *s, const gp_gpu *g,
     gp_meta_set(m, "seed", "%llu", s->seed);
     gp_meta_set(m, "reps", "%d", s->o->reps);
     gp_meta_set(m, "warmup", "%d", s->o->warmup);
-    gp_meta_set(m, "l2_flush", "%s", s->o->no_flush ? "off" : "memset 2x L2 before each rep");
+    gp_meta_set(m, "l2_flush", "%s", s->o->no_flush ? "off" : "read pass over 2x L2 before each rep and before counters");
     gp_meta_set(m, "timing", "CUDA events per rep; time_ms is the median");
     gp_meta_set(m, "metrics", "%s", s->want_counters ? s->o->metrics : "none");
+    char plugins[1024];
+    gp_plugin_describe(plugins, sizeof plugins);
+    if (*plugins)
+        gp_meta_set(m, "plugins", "%s", plugins);
 }
 
 static int prepare_metrics(run_state *s)
@@ -256,6 +290,52 @@ static int info_only(const gp_options *o)
     return 0;
 }
 
+#define GP_CEILINGS_MAX_AGE_S (7 * 24 * 3600.0)
+
+/* --roofline needs ceilings: a fresh cached probe of this GPU, or a new
+ * probe now.  Without --roofline a cached file, if any, still gives the
+ * probe clock for the drift warning.  Returns 0 with `ceil` set. */
+static int setup_ceilings(run_state *s, const gp_gpu *g, char *ceil, size_t n)
+{
+    char err[512];
+    *ceil = 0;
+    if (s->o->roofline) {
+        if (gp_probe_ensure(s->o->device, GP_CEILINGS_MAX_AGE_S, 0, ceil, n,
+                            err, sizeof err) != 0) {
+            gp_warn("--roofline: no ceilings, no roofline: %s", err);
+            *ceil = 0;
+            return -1;
+        }
+    } else if (gp_probe_cache_path(g->name, ceil, n, err, sizeof err) != 0 ||
+               access(ceil, R_OK) != 0) {
+        *ceil = 0;
+        return -1;
+    }
+    static gp_ceilings c;
+    if (gp_ceilings_read(ceil, &c, err, sizeof err) != 0) {
+        gp_warn("%s", err);
+        *ceil = 0;
+        return -1;
+    }
+    const char *mhz = gp_meta_get(&c.meta, "probe_sm_clock_mhz");
+    s->probe_clock_mhz = mhz ? atof(mhz) : 0;
+    return 0;
+}
+
+static void render_roofline(const char *data, const char *ceil)
+{
+    char dir[4096], written[4096], err[1024];
+    snprintf(dir, sizeof dir, "%.*s-plots", (int)(strlen(data) > 4 &&
+             !strcmp(data + strlen(data) - 4, ".csv") ? strlen(data) - 4 :
+             strlen(data)), data);
+    int rc = gp_plot_roofline(data, ceil, dir, "pdf", written, sizeof written,
+                              err, sizeof err);
+    if (rc == 0)
+        printf("wrote %s\n", written);
+    else
+        gp_warn("--roofline: %s", err);
+}
+
 int gp_cmd_run(int argc, char **argv)
 {
     gp_options o;
@@ -266,7 +346,7 @@ int gp_cmd_run(int argc, char **argv)
     }
     if (o.help || o.version || o.list || o.list_metrics)
         return info_only(&o);
-    run_state s = {.o = &o};
+    run_state s = {.o = &o, .path = path};
     s.seed = o.seed_given ? o.seed : (unsigned long long)time(NULL);
     if (prepare_metrics(&s) != 0)
         return 2;
@@ -281,8 +361,14 @@ int gp_cmd_run(int argc, char **argv)
     }
     if (check_fits(&o) != 0)
         return 2;
+    char ceil[4096];
+    int have_ceil = setup_ceilings(&s, &g, ceil, sizeof ceil) == 0;
     static gp_meta meta;
     run_meta(&meta, &s, &g, argc, argv);
+    if (have_ceil)
+        gp_meta_set(&meta, "ceilings", "%s (probed at %.0f MHz)", ceil,
+                    s.probe_clock_mhz);
+    s.nvml = gp_nvml_open(o.device);
     if (!(s.csv = gp_csv_open(path, &meta, err, sizeof err))) {
         gp_error("%s", err);
         return 2;
@@ -297,15 +383,19 @@ int gp_cmd_run(int argc, char **argv)
                 run_precision(&s, fp64 ? GP_FP64 : GP_FP32, &o.shapes[i]);
     progress_clear(&s);
     if (s.prof) {
-        fprintf(stderr, "gemmprof: counters: %.1f s collecting (%s)\n",
-                gp_profiler_seconds(s.prof), o.metrics);
+        fprintf(stderr, "gemmprof: counters: %.1f s collecting, %d pass(es) "
+                "per launch (%s)\n", gp_profiler_seconds(s.prof),
+                gp_profiler_passes(s.prof), o.metrics);
         gp_profiler_end(s.prof);
     }
     if (gp_csv_close(s.csv) != 0) {
         gp_error("%s: write failed: %s", path, strerror(errno));
         return 2;
     }
+    gp_nvml_close(s.nvml);
     printf("wrote %s\n", path);
+    if (o.roofline && have_ceil)
+        render_roofline(path, ceil);
     if (s.failures)
         fprintf(stderr, "gemmprof: %d row(s) failed verification or errored\n",
                 s.failures);

@@ -4,8 +4,8 @@
  * - warm-up launches first (module load, cuBLAS heuristics);
  * - one event pair per rep, no sync between reps;
  * - C reset from C0 before every rep when beta != 0, so values stay bounded;
- * - L2 scrubbed before every rep (a memset twice the L2 size), so repeated
- *   launches do not find A and B already in cache;
+ * - L2 scrubbed before every rep (a read pass over twice its size), so
+ *   repeated launches do not find A and B already in cache;
  * - reset and scrub sit outside the events; median, min and max reported.
  * Counters come from separate, replayed launches (profiler.h), never from
  * the timed ones.
@@ -81,7 +81,8 @@ static int alloc_all(gp_bench *b)
     if ((e = cudaMalloc(&b->A, sa)) || (e = cudaMalloc(&b->B, sb)) ||
         (e = cudaMalloc(&b->C0, cbytes(b))) || (e = cudaMalloc(&b->C, cbytes(b))) ||
         (e = cudaMalloc(&b->R, cbytes(b))) ||
-        (e = cudaMalloc(&b->flush, b->flush_bytes)))
+        (e = cudaMalloc(&b->flush, b->flush_bytes)) ||
+        (e = cudaMemset(b->flush, 0, b->flush_bytes)))
         return e;
     b->host_c = malloc(cbytes(b));
     b->host_r = malloc(cbytes(b));
@@ -214,10 +215,10 @@ static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
         if (!(e = prepare_c(b, 0)))
             e = k->launch(&a, 0, NULL);
     for (int i = 0; !e && i < reps; ++i) {
-        if (o->flush_l2)
-            e = cudaMemsetAsync(b->flush, i & 0xff, b->flush_bytes, 0);
-        if (!e && b->beta != 0.0)
+        if (b->beta != 0.0)
             e = prepare_c(b, 0);
+        if (!e && o->flush_l2)
+            e = gp_l2_scrub(b->flush, b->flush_bytes, 0);
         if (!e && !(e = cudaEventRecord(ev[2 * i], 0)) &&
             !(e = k->launch(&a, 0, NULL)))
             e = cudaEventRecord(ev[2 * i + 1], 0);
@@ -247,13 +248,17 @@ static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
     return e;
 }
 
-static void collect_counters(gp_bench *b, const gp_kernel *k, gp_profiler *p,
-                             gp_row *r)
+/* Counters see the launch the timing saw: C prepared, then L2 scrubbed, so
+ * DRAM bytes are the kernel's own (as ncu's default cache flush gives). */
+static void collect_counters(gp_bench *b, const gp_kernel *k,
+                             const gp_run_opts *o, gp_row *r)
 {
     gemm_args a = args_for(b, b->C);
     char err[256];
-    if (prepare_c(b, 0) || cudaDeviceSynchronize())
+    if (prepare_c(b, 0) || (o->flush_l2 && gp_l2_scrub(b->flush, b->flush_bytes, 0)) ||
+        cudaDeviceSynchronize())
         return;
+    gp_profiler *p = o->prof;
     if (gp_profiler_collect(p, k, &a, r, err, sizeof err) < 0)
         fprintf(stderr, "gemmprof: warning: %s %ldx%ldx%ld: counters: %s\n",
                 k->name, b->m, b->n, b->k, err);
@@ -302,7 +307,7 @@ int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
         e = timed_reps(b, k, o, warmup, reps, r);
     }
     if (!e && o->prof)
-        collect_counters(b, k, o->prof, r);
+        collect_counters(b, k, o, r);
     gp_row_derive(r);
     nvtxRangePop();
     if (e)

@@ -45,6 +45,7 @@ typedef struct {
 
 static gp_profiler *prof;
 static char prof_spec[256];
+static char refused[512];          /* why counters are unavailable, once known */
 
 static int require_gpu(void)
 {
@@ -63,13 +64,15 @@ static gp_profiler *profiler(const char *spec)
     gp_profiler_end(prof);
     prof = NULL;
     gp_metric_list list;
-    char why[512];
-    if (gp_metric_list_parse(spec, &list, why, sizeof why) != 0)
-        fail_msg("--metrics %s: %s", spec, why);
-    if (!(prof = gp_profiler_begin(&list, why, sizeof why))) {
+    if (!refused[0]) {
+        if (gp_metric_list_parse(spec, &list, refused, sizeof refused) != 0)
+            fail_msg("--metrics %s: %s", spec, refused);
+        prof = gp_profiler_begin(&list, refused, sizeof refused);
+    }
+    if (!prof) {
         if (require_gpu())
-            fail_msg("counters unavailable but GEMMPROF_REQUIRE_GPU=1: %s", why);
-        print_message("SKIP reason: counters unavailable: %s\n", why);
+            fail_msg("counters unavailable but GEMMPROF_REQUIRE_GPU=1: %s", refused);
+        print_message("SKIP reason: counters unavailable: %s\n", refused);
         skip();
     }
     snprintf(prof_spec, sizeof prof_spec, "%s", spec);

@@ -23,8 +23,6 @@
 #include "probe_kernels.h"
 
 /* gp_error/gp_warn live in main.c, outside the library. */
-__attribute__((weak)) void gp_error(const char *fmt, ...) { (void)fmt; }
-__attribute__((weak)) void gp_warn(const char *fmt, ...) { (void)fmt; }
 
 static char dir[256];
 

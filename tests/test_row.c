@@ -180,7 +180,7 @@ static void columns_in_documented_order(void **state)
     (void)state;
     static const char *const head[] = {
         "kernel", "precision", "config", "m", "n", "k", "alpha", "beta",
-        "time_ms", "time_min_ms", "time_max_ms", "reps", "gflops",
+        "time_ms", "time_min_ms", "time_max_ms", "reps", "sm_clock_mhz", "gflops",
         "pct_cublas", "verified", "max_rel_err", "rel_err_fro", "tolerance",
         "status", "grid_blocks", "block_threads", "regs_per_thread",
         "local_bytes_per_thread", "smem_per_block", "occupancy_theoretical",

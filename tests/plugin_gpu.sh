@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# plugin_gpu.sh - plugins on a GPU: the example plugin (built with `make
+# plugin`) runs, verifies and carries static facts and counters; its
+# deliberately wrong kernel is a failed row; a kernel that is refused or
+# faults on the GPU is a failed row and the kernels after it still run; a
+# launcher that segfaults leaves every earlier row and a row saying so.
+. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+# field FILE KERNEL COLUMN: COLUMN of KERNEL's row (plain fields only)
+field() {
+    awk -F, -v k="$2" -v c="$3" '
+        /^#/ { next }
+        !h { for (i = 1; i <= NF; i++) if ($i == c) col = i; h = 1; next }
+        $1 == k { print (col ? $col : "no-such-column"); exit }' "$1"
+}
+
+# want NAME FILE KERNEL COLUMN REGEX
+want() {
+    local v
+    v=$(field "$2" "$3" "$4")
+    if [[ $v =~ $5 ]]; then pass "$1"; else fail "$1" "$3 $4 is '$v', wanted /$5/"; fi
+}
+
+gpu_or_skip plugin_gpu/example_plugin_runs || exit 0
+ulimit -c 0
+build() {   # build SRC OUT
+    if ! make -s -C "$root" plugin SRC="$1" OUT="$2" >"$TMP/build.log" 2>&1; then
+        fail "plugin_gpu/build_$(basename "$1")" "$(tail -5 "$TMP/build.log")"
+        exit 1
+    fi
+}
+build examples/plugin/mine.cu "$TMP/libmine.so"
+build tests/fixtures/plugins/faults.cu "$TMP/libfaults.so"
+
+# 1. mine verifies with facts and counters, mine_wrong fails, every row written.
+csv=$TMP/mine.csv
+"$GP" --plugin "$TMP/libmine.so" --kernel mine,mine_wrong,cublas --size 257 --reps 5 \
+    --out "$csv" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 1 ] && pass plugin_gpu/example_plugin_runs ||
+    fail plugin_gpu/example_plugin_runs "exit $rc, wanted 1 (mine_wrong fails): $(head -c 400 "$TMP/err")"
+want plugin_gpu/example_verifies "$csv" mine verified '^1$'
+want plugin_gpu/example_status_ok "$csv" mine status '^ok$'
+want plugin_gpu/example_has_register_count "$csv" mine regs_per_thread '^[0-9]+$'
+want plugin_gpu/example_has_occupancy "$csv" mine occupancy_theoretical '^[0-9.]+$'
+want plugin_gpu/example_has_config "$csv" mine config '^16x16x16$'
+want plugin_gpu/example_has_counters "$csv" mine dram__bytes_read.sum '^[0-9]+$'
+want plugin_gpu/wrong_kernel_fails_verification "$csv" mine_wrong verified '^0$'
+want plugin_gpu/wrong_kernel_status "$csv" mine_wrong status '^verify_failed'
+want plugin_gpu/reference_row_present "$csv" cublas verified '^1$'
+grep -q '^# plugins: .*libmine.so (plugin .mine., 2 kernels)' "$csv" &&
+    pass plugin_gpu/run_file_names_plugin || fail plugin_gpu/run_file_names_plugin
+
+# 2. refused launch and GPU fault: failed rows, and the next kernel still runs
+#    (after the runtime's error is cleared and the device reset).
+csv=$TMP/faults.csv
+"$GP" --plugin "$TMP/libfaults.so" --plugin "$TMP/libmine.so" --size 128 --metrics none \
+    --kernel fault_launch_error,fault_illegal_address,mine,cublas --reps 3 \
+    --out "$csv" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 1 ] && pass plugin_gpu/faults_exit_1 ||
+    fail plugin_gpu/faults_exit_1 "exit $rc: $(head -c 400 "$TMP/err")"
+want plugin_gpu/refused_launch_is_error_row "$csv" fault_launch_error status '^error: .*configuration'
+want plugin_gpu/gpu_fault_is_error_row "$csv" fault_illegal_address status '^error: .*illegal'
+want plugin_gpu/kernel_after_faults_verifies "$csv" mine verified '^1$'
+want plugin_gpu/reference_after_faults "$csv" cublas verified '^1$'
+
+# 3. a launcher that segfaults: the process dies of it, the rows before it
+#    stay, and a row names the crash.
+csv=$TMP/segv.csv
+"$GP" --plugin "$TMP/libfaults.so" --kernel cublas,fault_segv --size 64 --metrics none \
+    --reps 3 --out "$csv" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = $((128 + 11)) ] && pass plugin_gpu/segv_kills_the_run ||
+    fail plugin_gpu/segv_kills_the_run "exit $rc, wanted 139 (SIGSEGV)"
+want plugin_gpu/rows_before_crash_kept "$csv" cublas verified '^1$'
+want plugin_gpu/crash_row_written "$csv" fault_segv status '^error: crashed: SIGSEGV'
+grep -q 'fault_segv (.*libfaults.so) crashed the process with SIGSEGV at 64x64x64' "$TMP/err" &&
+    pass plugin_gpu/crash_named_on_stderr || fail plugin_gpu/crash_named_on_stderr "$(cat "$TMP/err")"
