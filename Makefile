@@ -34,7 +34,12 @@ ifneq ($(CMOCKA),)
 TEST_FLAGS := -I$(CMOCKA)/usr/include -L$(CMOCKA)/usr/lib/x86_64-linux-gnu \
               -Wl,-rpath,$(abspath $(CMOCKA))/usr/lib/x86_64-linux-gnu
 endif
-LDLIBS    += -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
+# JANSSON=DIR: the same for jansson (diff --format json)
+ifneq ($(JANSSON),)
+CPPFLAGS  += -I$(JANSSON)/usr/include
+LDFLAGS   += -L$(JANSSON)/usr/lib/x86_64-linux-gnu -Wl,-rpath,$(abspath $(JANSSON))/usr/lib/x86_64-linux-gnu
+endif
+LDLIBS    += -ljansson -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
 
 LIB_C     := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard kernels/*.c) $(wildcard probes/*.c)
 LIB_CU    := $(wildcard src/*.cu) $(wildcard kernels/*.cu) $(wildcard probes/*.cu)
@@ -58,7 +63,7 @@ $(B)/%.o: %.c
 
 # ptxas -v goes to a side file per object: the spill report the harness
 # reports as spill_store_bytes/spill_load_bytes (a stack frame is not a spill).
-$(B)/%.cu.o: %.cu $(wildcard kernels/*.cuh src/*.h probes/*.cuh)
+$(B)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h probes/*.cuh)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
 	@grep -v '^ptxas info\|^    [0-9]* bytes stack' $@.ptxas >&2 || true

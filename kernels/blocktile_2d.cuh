@@ -22,11 +22,14 @@
  * overflow when len is close to INT_MAX. */
 #define GP_NTILES(len, tile) ((len) / (tile) + ((len) % (tile) != 0))
 
-/* Up to 64 accumulators fit in 128 registers: ask for two resident blocks
- * then (ptxas caps registers at 128), so one block's global loads overlap
- * the other's FMAs; bigger thread tiles get one block. */
+/* Two resident blocks, so that one block's global loads overlap the other's
+ * FMAs, when that fits without spilling: up to 64 accumulators and 12 loads
+ * per thread per tile (at 256 threads ptxas then caps registers at 128;
+ * 128x128x16/8x8, with 16 loads, spilled 20 bytes under that cap). */
 template <int BM, int BN, int BK, int TM, int TN>
-__global__ void __launch_bounds__((BM * BN) / (TM * TN), TM * TN <= 64 ? 2 : 1)
+__global__ void __launch_bounds__(
+    (BM * BN) / (TM * TN),
+    (TM * TN <= 64 && (BM + BN) * BK * TM * TN <= 12 * BM * BN) ? 2 : 1)
 sgemm_blocktile_2d(int m, int n, int k, float alpha,
                    const float *__restrict__ A, int lda,
                    const float *__restrict__ B, int ldb, float beta,
@@ -136,7 +139,7 @@ __device__ __forceinline__ float4 gp_load4(const float *__restrict__ P, int ld,
     if (vec && r < rrem && c + 3 < crem)
         return *reinterpret_cast<const float4 *>(P + r * ld + c);
     const bool row = r < rrem;
-    const float *p = P + r * ld + c;
+    const float *p = P + (row ? r * ld : 0) + c; /* r * ld may overflow past the end */
     float4 v;
     v.x = (row && c + 0 < crem) ? p[0] : 0.0f;
     v.y = (row && c + 1 < crem) ? p[1] : 0.0f;

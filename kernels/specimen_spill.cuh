@@ -4,8 +4,8 @@
  * The story it reproduces: an SGEMM with a global-memory double buffer got
  * much slower on a Tesla P4, an RTX 3080 and an RTX 4090 because its
  * descriptor struct held four size_t fields; the 64-bit index arithmetic
- * they drag in needs about twice the registers, the kernel spilled, and
- * turning the fields into unsigned int fixed it.  Here the twins differ in
+ * they drag in (two registers per value) pushed the kernel into spilling,
+ * and turning the fields into unsigned int fixed it.  Here the twins differ in
  * nothing but that type (specimen_spill_sizet.cu, specimen_spill_uint.cu),
  * and __launch_bounds__(256, 2) caps them at 128 registers per thread (two
  * blocks per SM), the cap that makes only the size_t one spill on sm_90.

@@ -18,7 +18,7 @@
 enum {
     OPT_SIZES = 256, OPT_MNK, OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP,
     OPT_SEED, OPT_METRICS, OPT_DEVICE,
-    OPT_LIST_METRICS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN
+    OPT_LIST_METRICS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE
 };
 
 static const char short_opts[] = ":k:s:o:lqhV";
@@ -40,6 +40,7 @@ static const struct option long_opts[] = {
     { "roofline",     no_argument,       NULL, OPT_ROOFLINE },
     { "no-flush",     no_argument,       NULL, OPT_NO_FLUSH },
     { "plugin",       required_argument, NULL, OPT_PLUGIN },
+    { "baseline",     required_argument, NULL, OPT_BASELINE },
     { "quiet",        no_argument,       NULL, 'q' },
     { "help",         no_argument,       NULL, 'h' },
     { "version",      no_argument,       NULL, 'V' },
@@ -215,6 +216,13 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
             return -1;
         }
         o->out = arg;
+        return 0;
+    case OPT_BASELINE:
+        if (!*arg) {
+            snprintf(err, errlen, "--baseline: empty path");
+            return -1;
+        }
+        o->baseline = arg;
         return 0;
     case OPT_METRICS:
         o->metrics = arg;

@@ -22,6 +22,10 @@ typedef enum { GP_DIFF_TEXT, GP_DIFF_MD, GP_DIFF_JSON } gp_diff_format;
 typedef enum {
     GP_DIFF_BROKEN,      /* stopped verifying, or now errors: a regression  */
     GP_DIFF_SLOWER,      /* slower beyond the threshold: a regression       */
+    GP_DIFF_SPILLS,      /* within the threshold, but it now spills (compile
+                          * time) or now touches local memory (counters): a
+                          * regression waiting for a bigger problem size or
+                          * another GPU to show in the speed               */
     GP_DIFF_UNMEASURED,  /* no speed on one side, nothing broke             */
     GP_DIFF_SAME,        /* within the threshold                            */
     GP_DIFF_FASTER       /* faster beyond the threshold                     */
@@ -80,6 +84,10 @@ typedef struct {
 int gp_diff_load(const char *base, const char *cur, const gp_diff_opts *o,
                  gp_diff *d, char *err, size_t errlen);
 void gp_diff_free(gp_diff *d);
+
+/* --baseline: is FILE a run file with rows?  Checked before the run, so a
+ * typo costs no GPU time.  0, or -1 with a one-line message. */
+int gp_diff_check_file(const char *path, char *err, size_t errlen);
 
 /* Compare two metadata tables (called by gp_diff_load; warnings first). */
 void gp_diff_compare_meta(gp_diff *d);

@@ -20,6 +20,7 @@ const char *gp_diff_verdict_name(gp_diff_verdict v)
 {
     static const char *const names[] = {
         [GP_DIFF_BROKEN] = "broken", [GP_DIFF_SLOWER] = "regressed",
+        [GP_DIFF_SPILLS] = "now spills",
         [GP_DIFF_UNMEASURED] = "unmeasured", [GP_DIFF_SAME] = "same",
         [GP_DIFF_FASTER] = "faster",
     };
@@ -218,7 +219,7 @@ static void verification(cause *c, const gp_row *b, const gp_row *n)
     if (is_error(n) && !is_error(b)) {
         clause(c);
         cat(c->buf, c->n, "now fails: %s", n->status);
-    } else if (n->verified == 0 && b->verified != 0) {
+    } else if (n->verified == 0 && b->verified == 1) {
         clause(c);
         cat(c->buf, c->n, "stopped verifying: error %.3g > tolerance %.3g",
             n->rel_err_fro, n->tolerance);
@@ -247,15 +248,26 @@ static double speed_ratio(const gp_row *b, const gp_row *n)
     return NAN;
 }
 
+/* 0 -> >0 spill bytes, or 0 -> >0 local-memory traffic. */
+static int newly_spills(const gp_row *b, const gp_row *n)
+{
+    double lb = gp_diff_local_bytes(b), ln = gp_diff_local_bytes(n);
+    return (both(b->spill_store_bytes, n->spill_store_bytes) &&
+            b->spill_store_bytes == 0 && n->spill_store_bytes > 0) ||
+           (both(lb, ln) && lb == 0 && ln > 0);
+}
+
 static gp_diff_verdict verdict(const gp_row *b, const gp_row *n, double pct,
                                double threshold)
 {
-    if ((is_error(n) && !is_error(b)) || (n->verified == 0 && b->verified != 0))
+    if ((is_error(n) && !is_error(b)) || (n->verified == 0 && b->verified == 1))
         return GP_DIFF_BROKEN;
+    if (!isnan(pct) && pct < -threshold)
+        return GP_DIFF_SLOWER;
+    if (newly_spills(b, n))
+        return GP_DIFF_SPILLS;
     if (isnan(pct))
         return GP_DIFF_UNMEASURED;
-    if (pct < -threshold)
-        return GP_DIFF_SLOWER;
     return pct > threshold ? GP_DIFF_FASTER : GP_DIFF_SAME;
 }
 
@@ -267,7 +279,8 @@ void gp_diff_rows(const gp_row *base, const gp_row *cur, double threshold_pct,
     out->cur = cur;
     out->change_pct = 100.0 * (speed_ratio(base, cur) - 1.0);
     out->verdict = verdict(base, cur, out->change_pct, threshold_pct);
-    out->regressed = out->verdict == GP_DIFF_BROKEN || out->verdict == GP_DIFF_SLOWER;
+    out->regressed = out->verdict == GP_DIFF_BROKEN ||
+                     out->verdict == GP_DIFF_SLOWER || out->verdict == GP_DIFF_SPILLS;
     cause c = { out->cause, sizeof out->cause, 0, 0 };
     spills(&c, base, cur);
     occupancy(&c, base, cur);

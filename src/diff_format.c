@@ -166,7 +166,8 @@ static void text_row(FILE *f, const gp_diff_row *r)
         for (char *p = tag; *p; p++)
             *p = (char)(*p - 'a' + 'A');
     if (!r->regressed && r->verdict != GP_DIFF_FASTER && !r->cause[0]) {
-        pair(&facts[0], r, v, sizeof v);
+        if (!pair(&facts[0], r, v, sizeof v))
+            snprintf(v, sizeof v, "NA");
         fprintf(f, "%-10s %7s  %s  (%s GFLOP/s)\n", tag, ch, name, v);
         return;
     }
@@ -257,7 +258,7 @@ static void md_causes(FILE *f, const gp_diff *d)
         if (!any++)
             fputs("\n### Probable causes\n\n", f);
         label(r->cur, name, sizeof name);
-        fprintf(f, "- %s`%s` (%s): %s\n", r->regressed ? "**regressed** " : "",
+        fprintf(f, r->regressed ? "- `%s` (**%s**): %s\n" : "- `%s` (%s): %s\n",
                 name, gp_diff_verdict_name(r->verdict), r->cause);
     }
 }

@@ -72,6 +72,16 @@ static int read_one(const char *path, gp_run_file *f, char *err, size_t errlen)
     return 0;
 }
 
+int gp_diff_check_file(const char *path, char *err, size_t errlen)
+{
+    gp_diff d = { .base_path = path, .cur_path = path };
+    int rc = read_one(path, &d.base, err, errlen);
+    if (rc == 0)
+        rc = check_schema(&d, err, errlen);
+    gp_run_file_free(&d.base);
+    return rc;
+}
+
 static void describe(const gp_row *r, char *buf, size_t n)
 {
     snprintf(buf, n, "%s %s %ldx%ldx%ld%s%s", r->kernel, r->precision, r->m,
@@ -156,7 +166,8 @@ static void blame_the_runs(gp_diff *d)
     for (int i = 0; i < d->nrows; i++)
         if (d->rows[i].regressed && d->rows[i].facts_changed == 0)
             snprintf(d->rows[i].cause, sizeof d->rows[i].cause,
-                     "no kernel fact changed; the runs differ (%s)", d->meta[0].message);
+                     "no kernel fact changed; the runs differ (%.400s)",
+                     d->meta[0].message);
 }
 
 int gp_diff_load(const char *base, const char *cur, const gp_diff_opts *o,

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
+#include "diff.h"
 #include "meta.h"
+#include "sweep.h"
 
 static const struct {
     const char *word;
@@ -13,6 +15,8 @@ static const struct {
     {"probe", gp_cmd_probe},
     {"plot", gp_cmd_plot},
     {"report", gp_cmd_report},
+    {"diff", gp_cmd_diff},
+    {"sweep", gp_cmd_sweep},
 };
 
 int main(int argc, char **argv)
@@ -22,7 +26,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; ++i)
             if (strcmp(argv[1], subcommands[i].word) == 0)
                 return subcommands[i].fn(argc - 1, argv + 1);
-        gp_error("unknown command '%s' (commands: run, probe, plot, report; "
+        gp_error("unknown command '%s' (commands: run, probe, plot, report, "
+                 "diff, sweep; "
                  "see --help)", argv[1]);
         return 2;
     }

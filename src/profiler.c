@@ -1,7 +1,13 @@
-/* profiler.c - a CUPTI Range Profiler session: auto range + kernel replay,
- * one launch profiled per collect (notes/cupti.md section 1 for the call
- * sequence and why each step is there).  One enabled object and one
- * config for the whole session: changing either needs Disable/Enable. */
+/* profiler.c - a CUPTI Range Profiler session: auto range + user replay
+ * (notes/cupti.md section 1 for the call sequence).  One object is enabled
+ * per session with the whole config; collect runs the passes itself, each
+ * one a launch of its own after the caller's prepare callback (C reset, L2
+ * scrubbed).  Why not kernel replay: CUPTI's save/restore between passes,
+ * and even a fresh Enable/Start per pass group, left dirty L2 lines that
+ * the measured pass wrote back (dram__bytes_write.sum +22 MB at 4096^3
+ * with one 3-pass launch, +9.5 MB with one-pass groups, against
+ * ncu --clock-control none); ncu restores memory and flushes caches before
+ * every pass, which is what prepare does here. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +23,7 @@
 struct gp_profiler {
     const gp_cupti_api *api;
     gp_metric_list list;
-    const char *names[GP_MAX_METRICS];
+    const char *names[GP_MAX_METRICS];   /* list's names, for CUPTI         */
     int row_index[GP_MAX_METRICS];       /* GP_M_* or -1 (not a row column) */
     int is_sum[GP_MAX_METRICS];          /* ".sum": adds up over kernels    */
     int time_index;                      /* gpu__time_duration.sum, or -1   */
@@ -26,13 +32,14 @@ struct gp_profiler {
     CUcontext ctx;
     int cupti_initialized;
     uint8_t *avail;
-    CUpti_Profiler_Host_Object *host;
+    CUpti_Profiler_Host_Object *host;    /* evaluates the counter data      */
     uint8_t *config;
     size_t config_size;
-    int passes;
+    int passes;                          /* of the config, on this device   */
     CUpti_RangeProfiler_Object *rp;
-    uint8_t *data;
+    uint8_t *data;                       /* counter data image              */
     size_t data_size;
+    int armed;                           /* image fresh, pass index 0       */
     size_t first_range;                  /* ranges already in the image     */
     char refused[400];                   /* set once Start is refused       */
     double seconds;
@@ -55,7 +62,6 @@ static void map_metrics(gp_profiler *p)
     for (int i = 0; i < p->list.count; i++) {
         const char *name = p->list.names[i];
         size_t len = strlen(name);
-        p->names[i] = name;
         p->row_index[i] = -1;
         for (int m = 0; m < GP_NMETRICS; m++)
             if (!strcmp(name, row_metric_names[m]))
@@ -178,8 +184,10 @@ static int chip_and_availability(gp_profiler *p, CUdevice dev, char *why, size_t
                  "cuptiProfilerGetCounterAvailability", why, n);
 }
 
-/* Reset the counter data image and hand it to CUPTI again with the same
- * config, so the next launch is range 0 of a fresh image. */
+/* Reset the counter data image and set the config with pass index 0, so
+ * the next Start is pass 0 and its launch range 0 of a fresh image.  Same
+ * config and mode every time: an enabled object keeps its first config's
+ * pass schedule (notes/cupti.md, gotchas), which is then the right one. */
 static int arm(gp_profiler *p, char *why, size_t n)
 {
     const gp_cupti_api *api = p->api;
@@ -197,8 +205,8 @@ static int arm(gp_profiler *p, char *why, size_t n)
     s.pConfig = p->config;
     s.counterDataImageSize = p->data_size;
     s.pCounterDataImage = p->data;
-    s.range = CUPTI_AutoRange;          /* kernel replay needs auto range */
-    s.replayMode = CUPTI_KernelReplay;
+    s.range = CUPTI_AutoRange;          /* one range per kernel launched   */
+    s.replayMode = CUPTI_UserReplay;    /* passes are ours: see the top    */
     s.maxRangesPerPass = GP_MAX_RANGES;
     s.numNestingLevels = 1;
     s.minNestingLevel = 1;
@@ -218,9 +226,11 @@ static int arm(gp_profiler *p, char *why, size_t n)
               "cuptiRangeProfilerGetCounterDataInfo", why, n))
         return -1;
     p->first_range = info.numTotalRanges;
+    p->armed = 1;
     return 0;
 }
 
+/* The session's one range profiler object and its counter data image. */
 static int enable(gp_profiler *p, char *why, size_t n)
 {
     const gp_cupti_api *api = p->api;
@@ -244,7 +254,7 @@ static int enable(gp_profiler *p, char *why, size_t n)
         snprintf(why, n, "out of memory");
         return -1;
     }
-    return arm(p, why, n);
+    return 0;
 }
 
 static int setup(gp_profiler *p, char *why, size_t n)
@@ -263,7 +273,8 @@ static int setup(gp_profiler *p, char *why, size_t n)
         gp_host_config(p->api, p->host, &p->list, &p->config, &p->config_size,
                        &p->passes, why, n))
         return -1;
-    return enable(p, why, n);
+    /* Enabled and configured now, so a refusal there is reported by begin. */
+    return enable(p, why, n) || arm(p, why, n) ? -1 : 0;
 }
 
 gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t whylen)
@@ -279,6 +290,7 @@ gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t why
         return NULL;
     }
     p->list = *list;
+    gp_host_name_ptrs(&p->list, p->names);
     map_metrics(p);
     if (!(p->api = gp_cupti_load(why, whylen)) || setup(p, why, whylen)) {
         gp_profiler_end(p);
@@ -288,52 +300,65 @@ gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t why
     return p;
 }
 
-/* Start, launch, Stop until CUPTI has every pass (kernel replay runs them
- * all inside the launch, so once), then wait for the GPU. */
-static int run_passes(gp_profiler *p, const gp_kernel *k, const gemm_args *args,
-                      char *err, size_t n)
+/* One pass: the buffers prepared (every pass starts from the same memory
+ * and a cold L2, as ncu's restore and cache flush give), then Start,
+ * launch, Stop, and the launch finished.  1 when CUPTI has every pass,
+ * 0 when it wants another, -1 with err. */
+static int run_pass(gp_profiler *p, int pass, const gp_kernel *k, const gemm_args *args,
+                    gp_prepare_fn prepare, void *prepare_ctx, char *err, size_t n)
 {
     const gp_cupti_api *api = p->api;
-    for (int round = 0;; round++) {
-        GP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, start);
-        start.pRangeProfilerObject = p->rp;
-        CUptiResult r = api->cuptiRangeProfilerStart(&start);
-        if (r != CUPTI_SUCCESS) {
-            /* Privileges are often refused here, not at Enable: remember it
-             * so later launches fail at once with the same reason. */
-            gp_cupti_error(api, "cuptiRangeProfilerStart", r, p->refused, sizeof p->refused);
-            snprintf(err, n, "%s", p->refused);
-            return -1;
-        }
-        int launch = k->launch(args, 0, NULL);
-        GP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params, stop);
-        stop.pRangeProfilerObject = p->rp;
-        r = api->cuptiRangeProfilerStop(&stop);
-        if (launch != 0) {
-            snprintf(err, n, "profiled launch of %s: %s", k->name,
-                     cudaGetErrorString((cudaError_t)launch));
-            return -1;
-        }
-        if (check(p, r, "cuptiRangeProfilerStop", err, n))
-            return -1;
-        if (stop.isAllPassSubmitted)
-            break;
-        if (round > p->passes) {
+    int e = prepare ? prepare(prepare_ctx) : 0;
+    if (e) {
+        snprintf(err, n, "preparing the buffers for counter pass %d of %d: %s",
+                 pass + 1, p->passes, cudaGetErrorString((cudaError_t)e));
+        return -1;
+    }
+    GP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, start);
+    start.pRangeProfilerObject = p->rp;
+    CUptiResult r = api->cuptiRangeProfilerStart(&start);
+    if (r != CUPTI_SUCCESS) {
+        /* Privileges are often refused here, not at Enable: remember it
+         * so later launches fail at once with the same reason. */
+        gp_cupti_error(api, "cuptiRangeProfilerStart", r, p->refused, sizeof p->refused);
+        snprintf(err, n, "%s", p->refused);
+        return -1;
+    }
+    p->armed = 0;
+    int launch = k->launch(args, 0, NULL);
+    GP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params, stop);
+    stop.pRangeProfilerObject = p->rp;
+    r = api->cuptiRangeProfilerStop(&stop);
+    if (launch == 0)
+        launch = (int)cudaDeviceSynchronize();
+    if (launch != 0) {
+        snprintf(err, n, "profiled launch of %s (pass %d of %d): %s", k->name,
+                 pass + 1, p->passes, cudaGetErrorString((cudaError_t)launch));
+        return -1;
+    }
+    if (check(p, r, "cuptiRangeProfilerStop", err, n))
+        return -1;
+    return stop.isAllPassSubmitted ? 1 : 0;
+}
+
+/* Every pass of the config, each its own launch. */
+static int run_passes(gp_profiler *p, const gp_kernel *k, const gemm_args *args,
+                      gp_prepare_fn prepare, void *prepare_ctx, char *err, size_t n)
+{
+    for (int pass = 0;; pass++) {
+        int done = run_pass(p, pass, k, args, prepare, prepare_ctx, err, n);
+        if (done != 0)
+            return done < 0 ? -1 : pass + 1;
+        if (pass >= p->passes) {          /* one spare, as before */
             snprintf(err, n, "CUPTI asked for more than the %d passes it announced",
                      p->passes);
             return -1;
         }
     }
-    cudaError_t e = cudaDeviceSynchronize();
-    if (e != cudaSuccess) {
-        snprintf(err, n, "profiled launch of %s: %s", k->name, cudaGetErrorString(e));
-        return -1;
-    }
-    return 0;
 }
 
-/* One value per metric from the ranges [first, total): counts add up
- * over kernels; ratios and averages are weighted by each kernel's time. */
+/* One value per metric from the ranges: counts add up over kernels;
+ * ratios and averages are weighted by each kernel's time. */
 static void combine(gp_profiler *p, double vals[][GP_MAX_METRICS], size_t nranges)
 {
     for (int i = 0; i < p->list.count; i++) {
@@ -398,7 +423,8 @@ static int evaluate(gp_profiler *p, const gp_kernel *k, char *err, size_t n)
 }
 
 int gp_profiler_collect(gp_profiler *p, const gp_kernel *k, const gemm_args *args,
-                        gp_row *r, char *err, size_t errlen)
+                        gp_prepare_fn prepare, void *prepare_ctx, gp_row *r,
+                        char *err, size_t errlen)
 {
     if (p->refused[0]) {
         snprintf(err, errlen, "%s", p->refused);
@@ -407,22 +433,18 @@ int gp_profiler_collect(gp_profiler *p, const gp_kernel *k, const gemm_args *arg
     double t0 = now();
     for (int i = 0; i < p->list.count; i++)
         p->values[i] = NAN;
-    int rc = run_passes(p, k, args, err, errlen);
-    if (rc == 0)
-        rc = evaluate(p, k, err, errlen);
-    /* Re-arm even after a failure, so the next launch starts clean; its
-     * own error only matters if this launch went well. */
-    char arm_err[400];
-    if (arm(p, arm_err, sizeof arm_err) && rc == 0) {
-        snprintf(err, errlen, "%s", arm_err);
-        rc = -1;
-    }
-    if (rc == 0)
+    int passes = -1;
+    if ((p->armed || arm(p, err, errlen) == 0) &&
+        (passes = run_passes(p, k, args, prepare, prepare_ctx, err, errlen)) > 0 &&
+        evaluate(p, k, err, errlen) == 0) {
         for (int i = 0; i < p->list.count; i++)
             if (p->row_index[i] >= 0)
                 r->metric[p->row_index[i]] = p->values[i];
+    } else {
+        passes = -1;
+    }
     p->seconds += now() - t0;
-    return rc ? -1 : p->passes;
+    return passes;
 }
 
 const double *gp_profiler_values(const gp_profiler *p, int *count)
@@ -444,14 +466,13 @@ void gp_profiler_end(gp_profiler *p)
         d.pRangeProfilerObject = p->rp;
         p->api->cuptiRangeProfilerDisable(&d);
     }
-    if (p->host)
-        gp_host_close(p->api, p->host);
+    gp_host_close(p->api, p->host);
+    free(p->data);
+    free(p->config);
     if (p->cupti_initialized) {
         GP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params, d);
         p->api->cuptiProfilerDeInitialize(&d);
     }
-    free(p->data);
-    free(p->config);
     free(p->avail);
     free(p);
 }

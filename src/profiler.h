@@ -76,20 +76,31 @@ const char *gp_profiler_explain(int cupti_result, char *buf, size_t n);
 gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why,
                                size_t whylen);
 
-/* Profile one launch of `k` with `args` (kernel replay: memory is restored
- * between passes).  Fills r->metric[] for the metrics that are part of
- * GP_METRICS, and returns the number of passes, or -1 with `err`.
+/* Called before each pass's launch, the first included: put the launch's
+ * buffers in the state the counters should see (C reset, L2 scrubbed),
+ * as each pass is a launch of its own and nothing is restored between
+ * them (what ncu does per pass: restore memory, flush caches).  Returns 0
+ * or a CUDA error code.  NULL: nothing is prepared (only sound with a
+ * one-pass list, or a launch that does not read what it writes). */
+typedef int (*gp_prepare_fn)(void *ctx);
+
+/* Profile `k` with `args`: one launch per pass of the session's config
+ * (CUPTI user replay), `prepare(prepare_ctx)` before each.  Fills
+ * r->metric[] for the metrics that are part of GP_METRICS, and returns the
+ * number of passes run, or -1 with `err`.
  * If the launcher launches several kernels (up to 8), counters ending in
  * ".sum" are summed over them and the others are averaged weighted by
  * gpu__time_duration.sum (NA without it). */
 int gp_profiler_collect(gp_profiler *p, const gp_kernel *k,
-                        const gemm_args *args, gp_row *r,
+                        const gemm_args *args, gp_prepare_fn prepare,
+                        void *prepare_ctx, gp_row *r,
                         char *err, size_t errlen);
 
 /* Values of the last collect, one per list entry in list order (metrics
  * outside GP_METRICS included); NAN before the first collect. */
 const double *gp_profiler_values(const gp_profiler *p, int *count);
-/* Passes per profiled launch of this session's configuration. */
+/* Passes, i.e. profiled launches, per kernel (the config's, counted
+ * with this device's counter availability). */
 int gp_profiler_passes(const gp_profiler *p);
 /* Chip name reported by CUPTI, e.g. "GH100". */
 const char *gp_profiler_chip(const gp_profiler *p);

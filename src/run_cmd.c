@@ -16,12 +16,14 @@
 #include "ceilings.h"
 #include "csv.h"
 #include "devutil.h"
+#include "diff.h"
 #include "gpu.h"
 #include "plot.h"
 #include "probe.h"
 #include "plugin.h"
 #include "profiler.h"
 #include "registry.h"
+#include "run_common.h"
 #include "runner.h"
 #include "table.h"
 #include "version.h"
@@ -39,35 +41,6 @@ typedef struct {
     int clock_warned;
     const char *path;            /* the run file, for the crash guard   */
 } run_state;
-
-static int is_dir_target(const char *p)
-{
-    struct stat st;
-    size_t n = strlen(p);
-    if (n && p[n - 1] == '/')
-        return 1;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* --out FILE | DIR; default results/run-<UTC time>.csv */
-static int out_path(const char *out, char *path, size_t n, char *err, size_t en)
-{
-    char stamp[32];
-    time_t t = time(NULL);
-    strftime(stamp, sizeof stamp, "run-%Y%m%d-%H%M%S.csv", gmtime(&t));
-    const char *dir = out ? (is_dir_target(out) ? out : NULL) : "results";
-    if (!dir) {
-        snprintf(path, n, "%s", out);
-        return 0;
-    }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        snprintf(err, en, "cannot create output directory '%s': %s", dir,
-                 strerror(errno));
-        return -1;
-    }
-    snprintf(path, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", stamp);
-    return 0;
-}
 
 static void progress(run_state *s, const gp_kernel *k, const gp_shape *sh)
 {
@@ -102,14 +75,22 @@ static void begin_profiler(run_state *s)
     }
 }
 
-static gp_bench *make_bench(run_state *s, gp_precision p, const gp_shape *sh)
+static gp_bench *make_bench(run_state *s, gp_precision p, const gp_shape *sh,
+                            char *err, size_t errlen)
 {
-    char err[512];
     gp_bench *b = gp_bench_create(p, sh->m, sh->n, sh->k, s->o->alpha,
-                                  s->o->beta, s->seed, err, sizeof err);
+                                  s->o->beta, s->seed, err, errlen);
     if (!b)
         gp_error("%s", err);
     return b;
+}
+
+static int selected(const gp_options *o, const gp_kernel *k)
+{
+    for (int i = 0; i < o->nkernels; ++i)
+        if (o->kernels[i] == k)
+            return 1;
+    return 0;
 }
 
 /* Rows measured at a clock far from the probe's are not comparable with
@@ -141,12 +122,46 @@ static void emit(run_state *s, gp_row *r, int selected)
         gp_warn("writing a row failed: %s", strerror(errno));
 }
 
-static int selected(const gp_options *o, const gp_kernel *k)
+/* After a sticky error: everything that lived in the context goes, the
+ * device is reset and made current again.  0, or -1 with `err`. */
+static int reset_device(run_state *s, gp_bench *b, char *err, size_t errlen)
 {
-    for (int i = 0; i < o->nkernels; ++i)
-        if (o->kernels[i] == k)
-            return 1;
+    gp_profiler_end(s->prof);   /* before its context goes */
+    s->prof = NULL;
+    gp_bench_destroy(b);
+    cudaDeviceReset();
+    cudaGetLastError();
+    gp_cublas_forget();
+    cudaError_t e = cudaSetDevice(s->o->device);
+    if (e == cudaSuccess)
+        e = cudaFree(0);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "device reset failed: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    begin_profiler(s);
     return 0;
+}
+
+/* Kernels that cannot run at this shape still get their row. */
+static void emit_not_run(run_state *s, const gp_kernel *k, const gp_shape *sh,
+                         int from, const char *why)
+{
+    for (int i = from; i < s->o->nkernels; ++i) {
+        const gp_kernel *q = s->o->kernels[i];
+        if ((q->precision == GP_FP64) != (k->precision == GP_FP64) ||
+            (from > 0 && q == gp_registry_reference(q->precision)))
+            continue;   /* other precision, or a reference that already ran */
+        gp_row r;
+        gp_row_init(&r);
+        snprintf(r.kernel, sizeof r.kernel, "%s", q->name);
+        snprintf(r.precision, sizeof r.precision, "%s", gp_precision_name(q->precision));
+        r.m = sh->m, r.n = sh->n, r.k = sh->k;
+        r.alpha = s->o->alpha, r.beta = s->o->beta;
+        snprintf(r.status, sizeof r.status, "error: not run: %s", why);
+        s->failures++;
+        emit(s, &r, 1);
+    }
 }
 
 /* Run every selected kernel of precision p at one shape.  The reference runs
@@ -154,12 +169,15 @@ static int selected(const gp_options *o, const gp_kernel *k)
 static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
 {
     const gp_kernel *ref = gp_registry_reference(p);
-    gp_bench *b = make_bench(s, p, sh);
+    char err[512];
+    gp_bench *b = make_bench(s, p, sh, err, sizeof err);
     gp_run_opts ro = {s->o->reps, s->o->warmup, !s->o->no_flush, s->prof};
     gp_row r;
     double ref_gflops = NAN;
+    const gp_kernel *any = p == GP_FP64 ? ref : gp_registry_reference(GP_FP32);
     if (!b) {
-        s->failures++;
+        if (any)
+            emit_not_run(s, any, sh, 0, err);
         return;
     }
     if (ref) {
@@ -192,15 +210,12 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
         if (rc < 0 && context_lost()) {
             gp_warn("%s left the GPU context unusable; device reset, "
                     "continuing with the next kernel", k->name);
-            gp_profiler_end(s->prof);   /* before its context goes */
-            s->prof = NULL;
-            gp_bench_destroy(b);
-            cudaDeviceReset();
-            gp_cublas_forget();
-            begin_profiler(s);
-            ro.prof = s->prof;
-            if (!(b = make_bench(s, p, sh)))
+            if (reset_device(s, b, err, sizeof err) != 0 ||
+                !(b = make_bench(s, p, sh, err, sizeof err))) {
+                emit_not_run(s, k, sh, i + 1, err);
                 return;
+            }
+            ro.prof = s->prof;
         }
     }
     gp_bench_destroy(b);
@@ -239,13 +254,8 @@ static int check_fits(const gp_options *o)
 static void run_meta(gp_meta *m, const run_state *s, const gp_gpu *g,
                      int argc, char **argv)
 {
-    gp_meta_host(m, GP_RUN_SCHEMA, argc, argv);
-    gp_gpu_meta(g, m);
-    gp_meta_set(m, "seed", "%llu", s->seed);
-    gp_meta_set(m, "reps", "%d", s->o->reps);
-    gp_meta_set(m, "warmup", "%d", s->o->warmup);
-    gp_meta_set(m, "l2_flush", "%s", s->o->no_flush ? "off" : "read pass over 2x L2 before each rep and before counters");
-    gp_meta_set(m, "timing", "CUDA events per rep; time_ms is the median");
+    gp_run_meta_base(m, g, argc, argv, s->seed, s->o->reps, s->o->warmup,
+                     s->o->no_flush);
     gp_meta_set(m, "metrics", "%s", s->want_counters ? s->o->metrics : "none");
     char plugins[1024];
     gp_plugin_describe(plugins, sizeof plugins);
@@ -336,6 +346,38 @@ static void render_roofline(const char *data, const char *ceil)
         gp_warn("--roofline: %s", err);
 }
 
+/* --baseline FILE, before any GPU work: a run file, and not the one this
+ * run is about to overwrite. */
+static int check_baseline(const char *base, const char *out)
+{
+    char err[1024];
+    struct stat a, b;
+    if (gp_diff_check_file(base, err, sizeof err) != 0) {
+        gp_error("--baseline: %s", err);
+        return -1;
+    }
+    if (stat(base, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino) {
+        gp_error("--baseline: %s is also the output file; write the run elsewhere "
+                 "(--out)", base);
+        return -1;
+    }
+    return 0;
+}
+
+/* --baseline: the new file against it, as `gemmprof diff` prints it; the
+ * worse of the run's and the diff's exit codes. */
+static int baseline_diff(const gp_options *o, const char *path, int rc)
+{
+    if (!o->baseline)
+        return rc;
+    gp_diff_opts d = { .threshold_pct = GP_DIFF_THRESHOLD_DEFAULT };
+    putchar('\n');
+    fflush(stdout);
+    int drc = gp_diff_files(o->baseline, path, &d, GP_DIFF_TEXT, stdout);
+    return drc > rc ? drc : rc;
+}
+
 int gp_cmd_run(int argc, char **argv)
 {
     gp_options o;
@@ -350,10 +392,12 @@ int gp_cmd_run(int argc, char **argv)
     s.seed = o.seed_given ? o.seed : (unsigned long long)time(NULL);
     if (prepare_metrics(&s) != 0)
         return 2;
-    if (out_path(o.out, path, sizeof path, err, sizeof err) != 0) {
+    if (gp_run_out_path(o.out, path, sizeof path, err, sizeof err) != 0) {
         gp_error("%s", err);
         return 2;
     }
+    if (o.baseline && check_baseline(o.baseline, path) != 0)
+        return 2;
     gp_gpu g;
     if (gp_gpu_open(o.device, &g, err, sizeof err) != 0) {
         gp_error("%s", err);
@@ -384,7 +428,7 @@ int gp_cmd_run(int argc, char **argv)
     progress_clear(&s);
     if (s.prof) {
         fprintf(stderr, "gemmprof: counters: %.1f s collecting, %d pass(es) "
-                "per launch (%s)\n", gp_profiler_seconds(s.prof),
+                "per kernel (%s)\n", gp_profiler_seconds(s.prof),
                 gp_profiler_passes(s.prof), o.metrics);
         gp_profiler_end(s.prof);
     }
@@ -399,5 +443,5 @@ int gp_cmd_run(int argc, char **argv)
     if (s.failures)
         fprintf(stderr, "gemmprof: %d row(s) failed verification or errored\n",
                 s.failures);
-    return s.failures ? 1 : 0;
+    return baseline_diff(&o, path, s.failures ? 1 : 0);
 }

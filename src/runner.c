@@ -249,17 +249,30 @@ static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
 }
 
 /* Counters see the launch the timing saw: C prepared, then L2 scrubbed, so
- * DRAM bytes are the kernel's own (as ncu's default cache flush gives). */
+ * DRAM bytes are the kernel's own (as ncu's default cache flush gives).
+ * The profiler calls this before each of its passes (a launch each). */
+typedef struct {
+    gp_bench *b;
+    int flush_l2;
+} counter_prep;
+
+static int prepare_counted_launch(void *ctx)
+{
+    const counter_prep *cp = ctx;
+    int e = prepare_c(cp->b, 0);
+    if (!e && cp->flush_l2)
+        e = gp_l2_scrub(cp->b->flush, cp->b->flush_bytes, 0);
+    return e ? e : (int)cudaDeviceSynchronize();
+}
+
 static void collect_counters(gp_bench *b, const gp_kernel *k,
                              const gp_run_opts *o, gp_row *r)
 {
     gemm_args a = args_for(b, b->C);
+    counter_prep cp = {b, o->flush_l2};
     char err[256];
-    if (prepare_c(b, 0) || (o->flush_l2 && gp_l2_scrub(b->flush, b->flush_bytes, 0)) ||
-        cudaDeviceSynchronize())
-        return;
-    gp_profiler *p = o->prof;
-    if (gp_profiler_collect(p, k, &a, r, err, sizeof err) < 0)
+    if (gp_profiler_collect(o->prof, k, &a, prepare_counted_launch, &cp, r,
+                            err, sizeof err) < 0)
         fprintf(stderr, "gemmprof: warning: %s %ldx%ldx%ld: counters: %s\n",
                 k->name, b->m, b->n, b->k, err);
 }

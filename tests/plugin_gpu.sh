@@ -61,7 +61,7 @@ csv=$TMP/faults.csv
 rc=$?
 [ "$rc" = 1 ] && pass plugin_gpu/faults_exit_1 ||
     fail plugin_gpu/faults_exit_1 "exit $rc: $(head -c 400 "$TMP/err")"
-want plugin_gpu/refused_launch_is_error_row "$csv" fault_launch_error status '^error: .*configuration'
+want plugin_gpu/refused_launch_is_error_row "$csv" fault_launch_error status '^error: launch'
 want plugin_gpu/gpu_fault_is_error_row "$csv" fault_illegal_address status '^error: .*illegal'
 want plugin_gpu/kernel_after_faults_verifies "$csv" mine verified '^1$'
 want plugin_gpu/reference_after_faults "$csv" cublas verified '^1$'

@@ -203,6 +203,9 @@ static void bad_strings_and_files(void **state)
 {
     (void)state;
     BAD("--out: empty path", "-k", "naive", "-s", "8", "-o", "");
+    BAD("--baseline: empty path", "-k", "naive", "-s", "8", "--baseline", "");
+    assert_int_equal(PARSE("-k", "naive", "-s", "8", "--baseline", "base.csv"), 0);
+    assert_string_equal(o.baseline, "base.csv");
     BAD("--metrics: empty metric name", "-k", "naive", "-s", "8",
         "--metrics", "dram__bytes_read.sum,,lts__t_bytes.sum");
     BAD("--metrics: bad metric name 'dram bytes'", "-k", "naive", "-s", "8",
@@ -247,7 +250,8 @@ static void usage_covers_every_option(void **state)
         "--reps", "--warmup", "--seed", "--out", "-o,", "--metrics",
         "--device", "--list", "-l,", "--list-metrics", "--roofline",
         "--no-flush", "--quiet", "-q,", "--help", "-h,", "--version", "-V,",
-        "probe", "plot", "report", "Exit status", "Usage: gemmprof",
+        "probe", "plot", "report", "diff", "sweep", "--baseline", "Exit status",
+        "Usage: gemmprof",
     };
     for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
         if (!strstr(text, must[i]))

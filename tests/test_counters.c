@@ -9,6 +9,18 @@
  *    alpha=1, beta=0: the epilogue is then an FMUL, not an FFMA.
  *  - DRAM: from a cold L2 (scrubbed by a memset of twice its size) a
  *    one-pass session reads at least A and B once: >= 4(MK+KN) bytes.
+ *  - DRAM from the default (multi-pass) collection, the way gemmprof run
+ *    collects: at 4096x4096x256 (C = 64 MiB, beyond L2) with beta=0 and
+ *    C reset and L2 scrubbed before every pass, reads >= 4(MK+KN), and
+ *    writes within [C - L2, 1.05 C + local stores]: each C line is dirtied
+ *    once and written back at most once (spilled locals may be written
+ *    back too), and at most an L2's worth can still be dirty when the
+ *    kernel ends.  Bytes above C are lines dirtied before the measured
+ *    pass (measured at 4096^3: kernel replay's restore in a 3-pass launch
+ *    76.7 MB for 67.1 MB of C; per-group Enable/Start +9.5 MB over ncu;
+ *    one 1-pass object 52.1 MB, ncu 54.7 MB).  At 1024^3 C fits in L2,
+ *    so no lower bound holds there and the excess is at most C: not
+ *    checked there.
  *  - shared memory: the padded transposed tile has a lower bank-conflict
  *    ratio than the same kernel at stride 32.
  * cuBLAS is excluded (its FMA count is its own business).  SKIP without a
@@ -145,7 +157,7 @@ static void dram_read_covers_a_and_b_from_cold_l2(void **state)
     int ok = gp_fill_uniform(A, sa, 0, 1, 0) == 0 && gp_fill_uniform(B, sb, 0, 2, 0) == 0 &&
              cudaMemset(s, 0x5a, scrub) == cudaSuccess &&
              cudaDeviceSynchronize() == cudaSuccess;
-    int passes = ok ? gp_profiler_collect(p, c->k, &a, &r, err, sizeof err) : -1;
+    int passes = ok ? gp_profiler_collect(p, c->k, &a, NULL, NULL, &r, err, sizeof err) : -1;
     cudaFree(d);
     cudaFree(s);
     if (!ok)
@@ -159,6 +171,48 @@ static void dram_read_covers_a_and_b_from_cold_l2(void **state)
     if (!(got >= compulsory))
         fail_msg("%s: DRAM read %.0f bytes < compulsory 4(MK+KN) = %.0f", c->name,
                  got, compulsory);
+}
+
+static double l2_bytes(void)
+{
+    int dev = 0, l2 = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    return (double)l2;
+}
+
+static void multipass_dram_bytes_match_one_write_of_c(void **state)
+{
+    const counter_case *c = *state;
+    gp_profiler *p = profiler("default");
+    char err[512];
+    gp_bench *b = gp_bench_create(GP_FP32, c->m, c->n, c->kk, 1.0, 0.0, 11, err, sizeof err);
+    if (!b)
+        fail_msg("%s: bench: %s", c->name, err);
+    gp_run_opts o = {1, 0, 1, p};            /* flush_l2: scrub before each pass */
+    gp_row r;
+    int rc = gp_bench_run(b, c->k, &o, &r);
+    gp_bench_destroy(b);
+    if (rc != 0)
+        fail_msg("%s: %s", c->name, r.status);
+    double rd = r.metric[GP_M_DRAM_READ], wr = r.metric[GP_M_DRAM_WRITE];
+    double compulsory = 4.0 * ((double)c->m * c->kk + (double)c->kk * c->n);
+    double cbytes = 4.0 * (double)c->m * c->n, l2 = l2_bytes();
+    double spills = r.metric[GP_M_LOCAL_ST];
+    double low = cbytes > l2 ? cbytes - l2 : 0;
+    double high = 1.05 * cbytes + (isnan(spills) ? 0 : spills);
+    print_message("%s: %d pass(es): read %.0f (compulsory %.0f), "
+                  "write %.0f (C %.0f, want %.0f..%.0f)\n", c->name,
+                  gp_profiler_passes(p), rd, compulsory, wr, cbytes, low, high);
+    if (isnan(rd) || isnan(wr))
+        fail_msg("%s: DRAM counters are NA (see the counters warning above)", c->name);
+    if (!(rd >= compulsory))
+        fail_msg("%s: DRAM read %.0f bytes < compulsory 4(MK+KN) = %.0f", c->name,
+                 rd, compulsory);
+    if (!(wr >= low && wr <= high))
+        fail_msg("%s: DRAM write %.0f bytes outside [C - L2, 1.05 C + local stores] = "
+                 "[%.0f, %.0f] (%.2fx C; above: lines left dirty before the pass)",
+                 c->name, wr, low, high, wr / cbytes);
 }
 
 static void padding_lowers_the_bank_conflict_ratio(void **state)
@@ -201,7 +255,7 @@ static int add(counter_case *cs, int n, const gp_kernel *k, long m, long nn, lon
 int main(void)
 {
     static const long sizes[][3] = {{1024, 1024, 1024}, {1023, 1025, 127}};
-    int nk = gp_registry_count(), n = 0, cap = 3 * nk + 1;
+    int nk = gp_registry_count(), n = 0, cap = 4 * nk + 1;
     counter_case *cs = calloc((size_t)cap, sizeof *cs);
     struct CMUnitTest *t = calloc((size_t)cap + 1, sizeof *t);
     if (!cs || !t)
@@ -220,6 +274,15 @@ int main(void)
     t[n] = (struct CMUnitTest){"counters/bank_conflicts/smem_padded_below_smem_conflict",
                                padding_lowers_the_bank_conflict_ratio, NULL, NULL, NULL};
     int ntests = n + 1;
+    for (int i = 0; i < nk; i++) {
+        const gp_kernel *k = gp_registry_get(i);
+        if (k->precision != GP_FP32 || k == gp_registry_reference(GP_FP32))
+            continue;
+        n = add(cs, n, k, 4096, 4096, 256, "dram_multipass_default");
+        t[ntests++] = (struct CMUnitTest){cs[n - 1].name,
+                                          multipass_dram_bytes_match_one_write_of_c,
+                                          NULL, NULL, &cs[n - 1]};
+    }
     for (int i = 0; i < nk; i++) {
         const gp_kernel *k = gp_registry_get(i);
         if (k->precision != GP_FP32 || k == gp_registry_reference(GP_FP32))

@@ -57,70 +57,114 @@ static gp_gpu open_gpu(void)
             fail_msg("%s: %s", #x, gp_cuda_msg(e_));                        \
     } while (0)
 
-/* Distinct exact values per element (multiples of 1/2 below 2^12), an
- * element count that leaves a scalar tail and gives threads both odd and
- * even numbers of vectors: copy, scale, add and triad checked against the
- * host for every element, then the read's sum. */
+/* One variant: copy, scale, add and triad checked against the host for
+ * every element, then the read's sum.  a starts at a0 (b, c are written
+ * before they are read), so every value stays a multiple of 1/2 below
+ * 2^12: exact in float. */
+static void check_variant(const gp_gpu *g, int fp64, int vi, size_t n,
+                          const char *a0, void *dev[3], void *part,
+                          double *h[3], char *raw)
+{
+    const double q = 3.0;
+    size_t esz = fp64 ? 8 : 4;
+    gp_stream_variant v = gp_stream_variant_at(vi);
+    double *ha = h[0], *hb = h[1], *hc = h[2];
+    CK(cudaMemcpy(dev[0], a0, n * esz, cudaMemcpyHostToDevice));
+    for (size_t i = 0; i < n; ++i)
+        ha[i] = fp64 ? ((const double *)a0)[i] : ((const float *)a0)[i];
+    for (int op = 0; op < GP_STREAM_NOPS; ++op) {
+        /* grid-stride on 7 blocks: many iterations, then a partial chunk */
+        int blocks = gp_stream_grid(op, fp64, &v, n, g->sm_count);
+        if (blocks < 1)
+            fail_msg("fp%d variant %d (x%d, %d threads) cannot run op %d",
+                     fp64 ? 64 : 32, vi, v.unroll, v.threads, op);
+        if (!v.one_shot)
+            blocks = 7;
+        CK(gp_stream_launch(op, fp64, &v, dev[0], dev[1], dev[2], q, n, part,
+                            blocks, 0));
+        CK(cudaDeviceSynchronize());
+        for (size_t i = 0; i < n; ++i)
+            switch (op) {
+            case GP_STREAM_COPY:  hc[i] = ha[i]; break;
+            case GP_STREAM_SCALE: hb[i] = q * hc[i]; break;
+            case GP_STREAM_ADD:   hc[i] = ha[i] + hb[i]; break;
+            case GP_STREAM_TRIAD: ha[i] = hb[i] + q * hc[i]; break;
+            }
+        if (op == GP_STREAM_READ) {
+            double sum = 0, want = 0;
+            CK(cudaMemcpy(raw, part, (size_t)blocks * esz, cudaMemcpyDeviceToHost));
+            for (int k = 0; k < blocks; ++k)
+                sum += fp64 ? ((double *)raw)[k] : ((float *)raw)[k];
+            for (size_t i = 0; i < n; ++i)
+                want += ha[i];
+            if (!(fabs(sum - want) <= want * (fp64 ? 1e-12 : 1e-5)))
+                fail_msg("fp%d variant %d read: %.17g, expected %.17g",
+                         fp64 ? 64 : 32, vi, sum, want);
+            continue;
+        }
+        int w = op == GP_STREAM_SCALE ? 1 : op == GP_STREAM_TRIAD ? 0 : 2;
+        CK(cudaMemcpy(raw, dev[w], n * esz, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < n; ++i) {
+            double got = fp64 ? ((double *)raw)[i] : ((float *)raw)[i];
+            if (got != h[w][i])
+                fail_msg("fp%d variant %d (x%d, %d threads, %s, hint %d) op %d "
+                         "element %zu: %.17g, expected %.17g", fp64 ? 64 : 32,
+                         vi, v.unroll, v.threads,
+                         v.one_shot ? "one-shot" : "grid-stride", v.hint, op,
+                         i, got, h[w][i]);
+        }
+    }
+}
+
+/* Every variant of every operation, element by element.  The element
+ * count leaves a scalar tail (3 floats, 1 double) and a vector count
+ * that no threads x unroll chunk divides. */
 static void stream_kernels_verified_elementwise(void **state)
 {
     (void)state;
     GP_REQUIRE_GPU();
     gp_gpu g = open_gpu();
-    const size_t n = ((size_t)3 << 21) + 3;
-    const double q = 3.0;
+    const size_t n = ((size_t)3 << 19) + 3111;
+    assert_int_equal(gp_stream_variant_count(), 96);
     for (int fp64 = 0; fp64 < 2; ++fp64) {
-        size_t esz = fp64 ? 8 : 4;
-        double *ha = malloc(n * 8), *hb = malloc(n * 8), *hc = malloc(n * 8);
-        char *raw = malloc(n * esz);
-        void *a, *b, *c, *part;
-        CK(cudaMalloc(&a, n * esz));
-        CK(cudaMalloc(&b, n * esz));
-        CK(cudaMalloc(&c, n * esz));
-        CK(cudaMalloc(&part, (size_t)g.sm_count * 64 * 8));
+        size_t esz = fp64 ? 8 : 4, parts = n;  /* >= any variant's grid */
+        double *h[3] = {malloc(n * 8), malloc(n * 8), malloc(n * 8)};
+        char *raw = malloc(n * esz), *a0 = malloc(n * esz);
+        void *dev[3], *part;
+        for (int i = 0; i < 3; ++i)
+            CK(cudaMalloc(&dev[i], n * esz));
+        CK(cudaMalloc(&part, parts * 8));
         for (size_t i = 0; i < n; ++i) {
             double v = (double)(i % 511) * 0.5;
-            if (fp64) ((double *)raw)[i] = v; else ((float *)raw)[i] = (float)v;
-            ha[i] = v;
+            if (fp64) ((double *)a0)[i] = v; else ((float *)a0)[i] = (float)v;
         }
-        CK(cudaMemcpy(a, raw, n * esz, cudaMemcpyHostToDevice));
-        for (int op = 0; op < GP_STREAM_NOPS; ++op) {
-            int blocks = g.sm_count * gp_stream_blocks_per_sm(op, fp64);
-            assert_true(blocks > 0);
-            CK(gp_stream_launch(op, fp64, a, b, c, q, n, part, blocks, 0));
-            CK(cudaDeviceSynchronize());
-            /* the host's model of the same operation */
-            for (size_t i = 0; i < n; ++i)
-                switch (op) {
-                case GP_STREAM_COPY:  hc[i] = ha[i]; break;
-                case GP_STREAM_SCALE: hb[i] = q * hc[i]; break;
-                case GP_STREAM_ADD:   hc[i] = ha[i] + hb[i]; break;
-                case GP_STREAM_TRIAD: ha[i] = hb[i] + q * hc[i]; break;
-                }
-            if (op == GP_STREAM_READ) {
-                double sum = 0, want = 0;
-                char *hp = malloc((size_t)blocks * esz);
-                CK(cudaMemcpy(hp, part, (size_t)blocks * esz, cudaMemcpyDeviceToHost));
-                for (int k = 0; k < blocks; ++k)
-                    sum += fp64 ? ((double *)hp)[k] : ((float *)hp)[k];
-                for (size_t i = 0; i < n; ++i)
-                    want += ha[i];
-                free(hp);
-                assert_near(sum, want, want * (fp64 ? 1e-12 : 1e-5));
-                continue;
-            }
-            void *dst = op == GP_STREAM_SCALE ? b : op == GP_STREAM_TRIAD ? a : c;
-            const double *h = op == GP_STREAM_SCALE ? hb : op == GP_STREAM_TRIAD ? ha : hc;
-            CK(cudaMemcpy(raw, dst, n * esz, cudaMemcpyDeviceToHost));
-            for (size_t i = 0; i < n; ++i) {
-                double got = fp64 ? ((double *)raw)[i] : ((float *)raw)[i];
-                if (got != h[i])
-                    fail_msg("fp%d op %d element %zu: %.17g, expected %.17g",
-                             fp64 ? 64 : 32, op, i, got, h[i]);
-            }
+        for (int vi = 0; vi < gp_stream_variant_count(); ++vi)
+            check_variant(&g, fp64, vi, n, a0, dev, part, h, raw);
+        for (int i = 0; i < 3; ++i) {
+            cudaFree(dev[i]);
+            free(h[i]);
         }
-        cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(part);
-        free(ha); free(hb); free(hc); free(raw);
+        cudaFree(part);
+        free(raw);
+        free(a0);
     }
+}
+
+/* A variant stream.cu does not have is refused, not run as another. */
+static void stream_unknown_variant_refused(void **state)
+{
+    (void)state;
+    GP_REQUIRE_GPU();
+    gp_stream_variant bad[] = {{3, 256, 0, 0}, {4, 1056, 0, 0}, {4, 200, 0, 0},
+                               {4, 256, 0, GP_HINT_N}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        assert_int_equal(gp_stream_blocks_per_sm(GP_STREAM_TRIAD, 0, &bad[i]), 0);
+        assert_int_equal(gp_stream_grid(GP_STREAM_TRIAD, 0, &bad[i], 1 << 20, 132), 0);
+        assert_int_not_equal(gp_stream_launch(GP_STREAM_TRIAD, 0, &bad[i], NULL,
+                                              NULL, NULL, 3, 0, NULL, 1, 0), 0);
+    }
+    gp_stream_variant ok = gp_stream_variant_at(0);
+    assert_int_equal(gp_stream_blocks_per_sm(GP_STREAM_NOPS, 0, &ok), 0);
 }
 
 /* Every thread's chains, to the bit, with the probe's constants and with
@@ -283,6 +327,7 @@ int main(void)
         cmocka_unit_test(probe_options_checked_before_the_gpu),
         cmocka_unit_test(probe_without_gpu_exits_2),
         cmocka_unit_test(stream_kernels_verified_elementwise),
+        cmocka_unit_test(stream_unknown_variant_refused),
         cmocka_unit_test(fma_chains_verified_per_thread),
         cmocka_unit_test(sm_clock_is_plausible_or_unknown),
         cmocka_unit_test(full_probe_within_theoretical_and_file_reads_back),

@@ -1,0 +1,86 @@
+/* dgemm_ptx.cuh - the inline PTX the FP64 tensor-core rungs need, and
+ * nothing else: asynchronous global->shared copies with zero fill
+ * (cp.async, sm_80+) and the FP64 MMA instructions.  Kept in one small
+ * header so that the kernels above it are plain CUDA C++ (and can be
+ * checked on a CPU against an emulation of exactly these primitives).
+ *
+ * FP64 fragment layouts (PTX ISA, "Matrix Fragments for mma.m8n8k4 with
+ * .f64" and "... mma.m16n8k16 with floating point type"), with
+ * g = lane >> 2 and t = lane & 3:
+ *   m8n8k4:   a = A[g][t]            b = B[t][g]
+ *             c[i] = C[g][2t + i]    (i = 0, 1)
+ *   m16n8k16: a[2q] = A[g][4q + t]   a[2q + 1] = A[g + 8][4q + t]  (q = 0..3)
+ *             b[q]  = B[4q + t][g]
+ *             c[i]  = C[g + 8 * (i >> 1)][2t + (i & 1)]
+ * so one m16n8k16 is exactly eight m8n8k4 on the same fragment registers:
+ * rows 0-7 and 8-15 of A, k walked in four chunks of 4. */
+#ifndef GEMMPROF_DGEMM_PTX_CUH
+#define GEMMPROF_DGEMM_PTX_CUH
+
+#include "rung.cuh"
+
+/* Copy 16 bytes global -> shared, reading only the first src_bytes (0, 8
+ * or 16) and zero-filling the rest.  Both addresses 16-byte aligned.
+ * .cg: the tile goes to shared memory, so skip L1. */
+__device__ __forceinline__ void gp_cp_async16(double *smem, const double *gmem,
+                                              int src_bytes)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+                 :: "r"(s), "l"(gmem), "r"(src_bytes) : "memory");
+}
+
+/* Copy one double (src_bytes 8) or write a zero (src_bytes 0). */
+__device__ __forceinline__ void gp_cp_async8(double *smem, const double *gmem,
+                                             int src_bytes)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n"
+                 :: "r"(s), "l"(gmem), "r"(src_bytes) : "memory");
+}
+
+__device__ __forceinline__ void gp_cp_async_commit(void)
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+/* Wait until at most N of this thread's committed groups are in flight. */
+template <int N>
+__device__ __forceinline__ void gp_cp_async_wait(void)
+{
+    asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
+}
+
+/* d = a * b + d, one 8x8x4 FP64 tile (warp-wide; layout above). */
+__device__ __forceinline__ void gp_dmma_884(double (&d)[2], double a, double b)
+{
+    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+        "{%0, %1}, {%2}, {%3}, {%0, %1};\n"
+        : "+d"(d[0]), "+d"(d[1])
+        : "d"(a), "d"(b));
+}
+
+/* d = a * b + d, one 16x8x16 FP64 tile: PTX 7.8, sm_90+ only.  lo holds C
+ * rows 0-7 (c0, c1), hi rows 8-15 (c2, c3).  Below sm_90 the same result
+ * comes from the eight m8n8k4 it is made of. */
+__device__ __forceinline__ void gp_dmma_16816(double (&lo)[2], double (&hi)[2],
+                                              const double (&a)[8],
+                                              const double (&b)[4])
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
+        "{%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+        : "+d"(lo[0]), "+d"(lo[1]), "+d"(hi[0]), "+d"(hi[1])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]),
+          "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+#else
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        gp_dmma_884(lo, a[2 * q], b[q]);
+        gp_dmma_884(hi, a[2 * q + 1], b[q]);
+    }
+#endif
+}
+
+#endif
