@@ -13,9 +13,15 @@
 
 static cublasHandle_t g_handle;
 
-/* The handle dies with the context: after cudaDeviceReset the harness calls
- * gp_cublas_forget() and the next launch makes a fresh one. */
-extern "C" void gp_cublas_forget(void) { g_handle = NULL; }
+/* The handle dies with the context: the harness calls gp_cublas_forget()
+ * before cudaDeviceReset (destroying it lets go of the context; errors from
+ * a context already dead are expected) and the next launch makes a new one. */
+extern "C" void gp_cublas_forget(void)
+{
+    if (g_handle)
+        cublasDestroy(g_handle);
+    g_handle = NULL;
+}
 
 static int handle(cudaStream_t s, cublasHandle_t *h)
 {

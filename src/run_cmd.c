@@ -129,9 +129,9 @@ static int reset_device(run_state *s, gp_bench *b, char *err, size_t errlen)
     gp_profiler_end(s->prof);   /* before its context goes */
     s->prof = NULL;
     gp_bench_destroy(b);
+    gp_cublas_forget();
     cudaDeviceReset();
     cudaGetLastError();
-    gp_cublas_forget();
     cudaError_t e = cudaSetDevice(s->o->device);
     if (e == cudaSuccess)
         e = cudaFree(0);
