@@ -93,8 +93,14 @@ void gp_row_derive(gp_row *r)
 {
     const double *m = r->metric;
     r->flop_count = flop_count(m);
-    r->ai_dram = ratio(r->flop_count, m[GP_M_DRAM_READ] + m[GP_M_DRAM_WRITE]);
-    r->ai_l2 = ratio(r->flop_count, m[GP_M_L2_BYTES]);
+    /* Intensity uses the algorithm's 2mnk, the same FLOPs as `gflops`, so
+     * roofline points are consistent: the SIMT counters miss tensor-core
+     * work (cuBLAS DGEMM's DMMA), and for SIMT rungs 2*FFMA is 2mnk
+     * anyway (checked by the GPU tests). */
+    double algo = (r->m > 0 && r->n > 0 && r->k > 0)
+                      ? 2.0 * r->m * r->n * r->k : NAN;
+    r->ai_dram = ratio(algo, m[GP_M_DRAM_READ] + m[GP_M_DRAM_WRITE]);
+    r->ai_l2 = ratio(algo, m[GP_M_L2_BYTES]);
     /* FLOP per nanosecond is GFLOP per second. */
     r->gflops_counted = ratio(r->flop_count, m[GP_M_GPU_TIME]);
     r->bank_conflict_ratio =
