@@ -33,9 +33,10 @@ void gp_strlist_free(gp_strlist *l)
     l->n = 0;
 }
 
-/* A ceilings file's header row starts with "ceiling,"; a run file's does
- * not.  Lets a whole data folder (run files and ceilings) be given at once. */
-static int is_ceilings_file(const char *path)
+/* The first header row of `path` starts with `prefix` (a ceilings file's
+ * "ceiling,", a tuning table's "family,"; a run file's "kernel,").  Lets a
+ * whole data folder be given at once. */
+static int header_starts(const char *path, const char *prefix)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -48,12 +49,14 @@ static int is_ceilings_file(const char *path)
             s += 3;
         if (s[0] == '#' || s[strspn(s, " \t\r\n")] == '\0')
             continue;
-        yes = strncmp(s, "ceiling,", 8) == 0;
+        yes = strncmp(s, prefix, strlen(prefix)) == 0;
         break;
     }
     fclose(f);
     return yes;
 }
+
+static int is_ceilings_file(const char *path) { return header_starts(path, "ceiling,"); }
 
 static int load_ceilings(gp_dataset *d, const char *path, char *err, size_t errlen)
 {
@@ -146,6 +149,11 @@ int gp_dataset_load(gp_dataset *d, char *const *paths, int npaths,
         if (access(paths[i], R_OK) != 0) {
             gp_fmt(err, errlen, "%s: %s", paths[i], strerror(errno));
             return -1;
+        }
+        if (header_starts(paths[i], "family,")) {   /* a sweep's tuning table */
+            fprintf(stderr, "gemmprof: %s is a tuning table, not a run file: "
+                    "skipped\n", paths[i]);
+            continue;
         }
         if (is_ceilings_file(paths[i])) {
             if (ceil && strcmp(ceil, paths[i]) != 0) {
