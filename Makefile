@@ -113,11 +113,12 @@ plugin:
 
 install: $(BIN)/gemmprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/gemmprof \
-	           $(DESTDIR)$(PREFIX)/share/gemmprof/plots
+	           $(DESTDIR)$(PREFIX)/share/gemmprof/plots $(DESTDIR)$(PREFIX)/share/gemmprof/reports
 	install -m 755 $(BIN)/gemmprof $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 src/gemmprof.h $(DESTDIR)$(PREFIX)/include/gemmprof/
 	install -m 755 scripts/gemmprof-build $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gemmprof/plots/ 2>/dev/null || true
+	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gemmprof/plots/
+	cp -r reports/data $(DESTDIR)$(PREFIX)/share/gemmprof/reports/
 
 clean:
 	rm -rf $(B) $(BIN)

@@ -24,6 +24,7 @@
 #include "profiler.h"
 #include "registry.h"
 #include "run_common.h"
+#include "run_reference.h"
 #include "runner.h"
 #include "table.h"
 #include "version.h"
@@ -401,6 +402,12 @@ int gp_cmd_run(int argc, char **argv)
     gp_gpu g;
     if (gp_gpu_open(o.device, &g, err, sizeof err) != 0) {
         gp_error("%s", err);
+        if (o.roofline) {
+            char dir[4096];
+            snprintf(dir, sizeof dir, "%s", path);
+            char *slash = strrchr(dir, '/');
+            gp_run_reference_roofline(slash ? (*slash = 0, dir) : ".");
+        }
         return 2;
     }
     if (check_fits(&o) != 0)

@@ -25,4 +25,15 @@ else
     expect cli/no_gpu_one_line 2 '^gemmprof: no CUDA device' -- \
         "$GP" --kernel naive --size 64 --metrics none --out "$TMP/x.csv"
     [ "$(wc -l <"$TMP/err")" -eq 1 ] && pass cli/no_gpu_error_is_one_line || fail cli/no_gpu_error_is_one_line "$(cat "$TMP/err")"
+    # the README's main command still draws something: the committed reference data
+    if command -v gnuplot >/dev/null; then
+        mkdir -p "$TMP/ref"
+        gp_abs=$(realpath "$GP"); plots=$(cd "$(dirname "$0")/../plots" && pwd)
+        (cd "$TMP/ref" && GEMMPROF_PLOTS=$plots "$gp_abs" --kernel all --size 4096 --roofline \
+            >"$TMP/out" 2>"$TMP/err"); rc=$?
+        if [ $rc = 2 ] && ls "$TMP"/ref/results/reference-*/roofline.pdf >/dev/null 2>&1 &&
+           grep -q 'drew the committed .* reference data instead' "$TMP/err"; then
+            pass cli/no_gpu_roofline_draws_reference_data
+        else fail cli/no_gpu_roofline_draws_reference_data "exit $rc: $(tr '\n' ' ' <"$TMP/err")"; fi
+    else skip cli/no_gpu_roofline_draws_reference_data "gnuplot not installed"; fi
 fi

@@ -19,11 +19,12 @@
 #include "tuning.h"
 
 #define FIXTURE "tests/fixtures/sweep/tuning-blocktile_2d.csv"
+#define FIXTURE64 "tests/fixtures/sweep/tuning-dgemm_blocktile_2d.csv"
 
 static void config_table_is_consistent(void **state)
 {
     (void)state;
-    int fp32 = 0;
+    int fp32 = 0, fp64 = 0;
     assert_true(gp_sweep_config_count > 0);
     for (int i = 0; i < gp_sweep_config_count; ++i) {
         const gp_sweep_config *c = &gp_sweep_configs[i];
@@ -44,10 +45,25 @@ static void config_table_is_consistent(void **state)
                 !strcmp(c->name, gp_sweep_configs[j].name))
                 fail_msg("config %s %s listed twice", c->family, c->name);
         fp32 += !strcmp(c->family, "blocktile_2d");
+        fp64 += !strcmp(c->family, "dgemm_blocktile_2d");
+        /* a family is one precision: the FP32 template never gets an FP64 line */
+        assert_int_equal(c->precision,
+                         !strcmp(c->family, "dgemm_blocktile_2d") ? GP_FP64 : GP_FP32);
         /* not ladder rungs: --kernel all is unchanged */
         assert_null(gp_registry_find(c->name));
     }
     assert_true(fp32 >= 2);
+    assert_true(fp64 >= 2);
+    assert_int_equal(gp_sweep_family_precision("blocktile_2d"), GP_FP32);
+    assert_int_equal(gp_sweep_family_precision("dgemm_blocktile_2d"), GP_FP64);
+    /* the ladder rung of the family is its own kernel, not a sweep config */
+    assert_non_null(gp_registry_find("dgemm_blocktile_2d"));
+    assert_non_null(gp_registry_find("dgemm_mixed"));
+    assert_int_equal(gp_registry_find("dgemm_mixed")->precision, GP_FP64);
+    /* the seed study's two configs, which the FP64 default table names */
+    assert_non_null(gp_sweep_find("dgemm_blocktile_2d", "32x32x4/4x2"));
+    assert_non_null(gp_sweep_find("dgemm_blocktile_2d", "64x64x8/8x4"));
+    assert_null(gp_sweep_find("blocktile_2d", "32x32x4/4x2"));
     assert_ptr_equal(gp_sweep_find("blocktile_2d", "128x128x8/8x8")->family, "blocktile_2d");
     assert_null(gp_sweep_find("blocktile_2d", "7x7x7/7x7"));
 }
@@ -123,6 +139,30 @@ static void sweep_options_parse(void **state)
     assert_int_equal(PARSE("-k", "blocktile_2d", "-s", "64", "--reps", "0"), -1);
     assert_int_equal(PARSE("-k", "blocktile_2d", "-s", "64", "--bogus"), -1);
     assert_non_null(strstr(err, "unknown option '--bogus'"));
+}
+
+static void fp64_configs_list_and_parse(void **state)
+{
+    (void)state;
+    static gp_sweep_args a;
+    const gp_sweep_config *out[GP_SWEEP_MAX_CONFIGS];
+    char err[2048];
+    int all = gp_sweep_select("dgemm_blocktile_2d", "all", out, GP_SWEEP_MAX_CONFIGS,
+                              err, sizeof err);
+    assert_true(all >= 2);
+    for (int i = 0; i < all; ++i)
+        assert_int_equal(out[i]->precision, GP_FP64);
+    /* an FP32 config name is not an FP64 one */
+    assert_int_equal(gp_sweep_select("dgemm_blocktile_2d", "32x32x8/4x4", out,
+                                     GP_SWEEP_MAX_CONFIGS, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown dgemm_blocktile_2d config '32x32x8/4x4'"));
+    assert_non_null(strstr(err, "32x32x4/4x2"));
+    assert_null(strstr(err, "128x128x8/8x8"));
+    assert_int_equal(PARSE("-k", "dgemm_blocktile_2d", "-s", "64",
+                           "--configs", "64x64x8/8x4,32x32x4/4x2"), 0);
+    assert_int_equal(a.precision, GP_FP64);
+    assert_int_equal(a.nconfigs, 2);
+    assert_string_equal(a.configs[1]->name, "32x32x4/4x2");
 }
 
 static gp_row mk(const char *kernel, const char *config, long m, long n, long k,
@@ -295,6 +335,46 @@ static void mixed_falls_back_to_the_default(void **state)
     assert_true(s->bm * s->bn < l->bm * l->bn);   /* smaller tiles when small */
 }
 
+static void dgemm_mixed_picks_from_the_tuning_table(void **state)
+{
+    (void)state;
+    static gp_tuning t;
+    char err[1024], label[64];
+    assert_int_equal(gp_tuning_read(FIXTURE64, &t, err, sizeof err), 0);
+    const gp_sweep_config *c =
+        gp_mixed_select("dgemm_blocktile_2d", 31, 33, &t, FIXTURE64, label, sizeof label);
+    assert_string_equal(c->name, "64x16x8/4x2");                /* key 32 */
+    assert_int_equal(c->precision, GP_FP64);
+    assert_string_equal(label, "tuned:tuning-dgemm_blocktile_2d.csv:64x16x8/4x2");
+    c = gp_mixed_select("dgemm_blocktile_2d", 4096, 32, &t, FIXTURE64, label, sizeof label);
+    assert_string_equal(c->name, "128x16x8/8x2");               /* key 362 */
+    c = gp_mixed_select("dgemm_blocktile_2d", 8192, 8192, &t, FIXTURE64, label, sizeof label);
+    assert_string_equal(c->name, "128x64x8/8x4");
+    /* a config this build lacks: the FP64 default, never an FP32 config */
+    c = gp_mixed_select("dgemm_blocktile_2d", 2000, 2000, &t, FIXTURE64, label, sizeof label);
+    assert_string_equal(label, "default:64x64x8/8x4");
+    assert_string_equal(c->family, "dgemm_blocktile_2d");
+    /* the FP32 row of the same file is for the FP32 family only */
+    c = gp_mixed_select("blocktile_2d", 64, 64, &t, FIXTURE64, label, sizeof label);
+    assert_string_equal(c->name, "128x128x8/8x8");
+    assert_int_equal(c->precision, GP_FP32);
+}
+
+/* No table: the seed study's crossover, 32x32x4/4x2 up to N=384. */
+static void dgemm_mixed_default_is_the_seed_crossover(void **state)
+{
+    (void)state;
+    char label[64];
+    const gp_sweep_config *c =
+        gp_mixed_select("dgemm_blocktile_2d", 384, 384, NULL, NULL, label, sizeof label);
+    assert_string_equal(label, "default:32x32x4/4x2");
+    c = gp_mixed_select("dgemm_blocktile_2d", 385, 385, NULL, NULL, label, sizeof label);
+    assert_string_equal(label, "default:64x64x8/8x4");
+    assert_int_equal(c->precision, GP_FP64);
+    c = gp_mixed_select("dgemm_blocktile_2d", 4096, 32, NULL, NULL, label, sizeof label);
+    assert_string_equal(c->name, "32x32x4/4x2");                /* key 362 */
+}
+
 static void mixed_reads_gemmprof_tuning_once(void **state)
 {
     (void)state;
@@ -317,6 +397,25 @@ static void mixed_reads_gemmprof_tuning_once(void **state)
     gp_mixed_reset();
 }
 
+/* FP32 and FP64 keep separate tables: loading one does not load the other */
+static void dgemm_mixed_reads_its_own_family_rows(void **state)
+{
+    (void)state;
+    char label[64];
+    setenv("GEMMPROF_TUNING", FIXTURE64, 1);
+    gp_mixed_reset();
+    const gp_sweep_config *c = gp_mixed_pick(GP_FP64, 8192, 8192, label, sizeof label);
+    assert_string_equal(c->name, "128x64x8/8x4");
+    assert_string_equal(label, "tuned:tuning-dgemm_blocktile_2d.csv:128x64x8/8x4");
+    setenv("GEMMPROF_TUNING", FIXTURE, 1);
+    c = gp_mixed_pick(GP_FP32, 64, 64, label, sizeof label);
+    assert_string_equal(label, "tuned:tuning-blocktile_2d.csv:32x32x8/2x2");
+    c = gp_mixed_pick(GP_FP64, 64, 64, label, sizeof label);
+    assert_string_equal(label, "tuned:tuning-dgemm_blocktile_2d.csv:64x16x8/4x2");
+    unsetenv("GEMMPROF_TUNING");
+    gp_mixed_reset();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,13 +423,17 @@ int main(void)
         cmocka_unit_test(configs_lists_parse),
         cmocka_unit_test(unknown_config_is_one_line_listing_valid_ones),
         cmocka_unit_test(sweep_options_parse),
+        cmocka_unit_test(fp64_configs_list_and_parse),
         cmocka_unit_test(crossovers_are_where_the_best_changes),
         cmocka_unit_test(tuning_table_round_trips),
         cmocka_unit_test(tuning_key_is_square_side_and_k_shares_it),
         cmocka_unit_test(broken_tuning_files_are_refused),
         cmocka_unit_test(mixed_picks_from_the_tuning_table),
         cmocka_unit_test(mixed_falls_back_to_the_default),
+        cmocka_unit_test(dgemm_mixed_picks_from_the_tuning_table),
+        cmocka_unit_test(dgemm_mixed_default_is_the_seed_crossover),
         cmocka_unit_test(mixed_reads_gemmprof_tuning_once),
+        cmocka_unit_test(dgemm_mixed_reads_its_own_family_rows),
     };
     return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
 }
