@@ -14,12 +14,17 @@ export GEMMPROF_CACHE=$D/cache
 log() { echo "== $*"; }
 
 log probe;   $GP probe --out "$D/ceilings.csv" >"$D/probe.log" 2>&1
+$GP probe --probe-bytes 2G --out "$D/ceilings-2G.csv" >"$D/probe-2G.log" 2>&1
 log ladder;  $GP --kernel all --size 4096 --roofline --out "$D/ladder-4096.csv" >"$D/ladder-4096.log" 2>&1
 log sizes;   $GP --kernel all --sizes 256,512,1024,2048,4096 --reps 10 --out "$D/ladder-sizes.csv" >"$D/ladder-sizes.log" 2>&1
 log sweep;   $GP sweep --kernel blocktile_2d --sizes 128,256,384,512,768,1024,1536,2048,3072,4096 \
                  --reps 10 --out "$D/sweep-fp32.csv" --tuning "$D/tuning-blocktile_2d.csv" >"$D/sweep-fp32.log" 2>&1
 log mixed;   GEMMPROF_TUNING=$D/tuning-blocktile_2d.csv $GP --kernel mixed --metrics none --reps 10 \
                  --sizes 128,256,384,512,768,1024,1536,2048,3072,4096 --out "$D/mixed-fp32.csv" >"$D/mixed-fp32.log" 2>&1
+log sweep64; $GP sweep --kernel dgemm_blocktile_2d --sizes 128,256,384,512,768,1024,1536,2048,3072,4096 \
+                 --reps 10 --out "$D/sweep-fp64.csv" --tuning "$D/tuning-dgemm_blocktile_2d.csv" >"$D/sweep-fp64.log" 2>&1
+log mixed64; GEMMPROF_TUNING=$D/tuning-dgemm_blocktile_2d.csv $GP --kernel dgemm_mixed --metrics none --reps 10 \
+                 --sizes 128,256,384,512,768,1024,1536,2048,3072,4096 --out "$D/mixed-fp64.csv" >"$D/mixed-fp64.log" 2>&1
 log skinny;  $GP sweep --kernel blocktile_2d --preset k-skinny --reps 10 --out "$D/sweep-k-skinny.csv" \
                  --tuning "$D/tuning-k-skinny.csv" >"$D/sweep-k-skinny.log" 2>&1
 for kk in 32 64 128 156; do for mn in 4096 8192; do
