@@ -7,6 +7,11 @@ BEGIN {
     print "const gp_ptxas_fact gp_ptxas_facts[] = {"
     n = 0
 }
+FNR == 1 {   # build/kernels/sgemm_01_naive.cu.o.ptxas -> kernels/sgemm_01_naive.cu
+    src = FILENAME; sub(/\.o\.ptxas$/, "", src)
+    n_parts = split(src, parts, "/")
+    src = (n_parts >= 2 ? parts[n_parts - 1] "/" : "") parts[n_parts]
+}
 /Compiling entry function/ {
     fn = $0; sub(/.*entry function '/, "", fn); sub(/'.*/, "", fn)
     cur = (index($0, "'" arch "'") > 0) ? fn : ""
@@ -19,13 +24,13 @@ cur != "" && /bytes stack frame/ {
 cur != "" && /Used [0-9]+ registers/ {
     regs = $0; sub(/.*Used /, "", regs); sub(/ registers.*/, "", regs)
     if (!(cur in seen)) {
-        printf "    {\"%s\", %d, %d, %d, %d},\n", cur, regs, stack, spst, spld
+        printf "    {\"%s\", %d, %d, %d, %d, \"%s\"},\n", cur, regs, stack, spst, spld, src
         seen[cur] = 1; n++
     }
     cur = ""; stack = spst = spld = 0
 }
 END {
-    print "    {0, 0, 0, 0, 0}"
+    print "    {0, 0, 0, 0, 0, 0}"
     print "};"
     print "const int gp_ptxas_fact_count = " n ";"
 }

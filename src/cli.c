@@ -18,7 +18,7 @@
 enum {
     OPT_SIZES = 256, OPT_MNK, OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP,
     OPT_SEED, OPT_METRICS, OPT_DEVICE,
-    OPT_LIST_METRICS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE
+    OPT_LIST_METRICS, OPT_BUILD_FACTS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE
 };
 
 static const char short_opts[] = ":k:s:o:lqhV";
@@ -37,6 +37,7 @@ static const struct option long_opts[] = {
     { "device",       required_argument, NULL, OPT_DEVICE },
     { "list",         no_argument,       NULL, 'l' },
     { "list-metrics", no_argument,       NULL, OPT_LIST_METRICS },
+    { "build-facts",  no_argument,       NULL, OPT_BUILD_FACTS },
     { "roofline",     no_argument,       NULL, OPT_ROOFLINE },
     { "no-flush",     no_argument,       NULL, OPT_NO_FLUSH },
     { "plugin",       required_argument, NULL, OPT_PLUGIN },
@@ -229,6 +230,7 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
         return check_metrics(arg, err, errlen);
     case 'l':              o->list = 1;         return 0;
     case OPT_LIST_METRICS: o->list_metrics = 1; return 0;
+    case OPT_BUILD_FACTS:  o->build_facts = 1;  return 0;
     case OPT_ROOFLINE:     o->roofline = 1;     return 0;
     case OPT_NO_FLUSH:     o->no_flush = 1;     return 0;
     case 'q':              o->quiet = 1;        return 0;
@@ -340,7 +342,7 @@ int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen)
         return stray_arguments(argc, argv, err, errlen);
     if (load_and_resolve(o, err, errlen) < 0)
         return -1;
-    if (o->list || o->list_metrics)
+    if (o->list || o->list_metrics || o->build_facts)
         return 0;
     if (o->nkernels == 0) {
         snprintf(err, errlen, "no kernel given: use --kernel NAME[,NAME...] or all (see --list)");

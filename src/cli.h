@@ -32,7 +32,7 @@ typedef struct {
     const char *out;            /* FILE.csv or DIR; NULL = default     */
     const char *metrics;        /* "default", "none", or a LIST        */
     const char *baseline;       /* --baseline FILE: diff the run with it */
-    int list, list_metrics, help, version, roofline, quiet, no_flush;
+    int list, list_metrics, build_facts, help, version, roofline, quiet, no_flush;
     int device;
 } gp_options;
 

@@ -36,6 +36,8 @@ void gp_cli_usage(FILE *f)
 "      --metrics SPEC   hardware counters: default (see --list-metrics), none,\n"
 "                       or NAME[,NAME...] spelled as ncu spells them\n"
 "      --list-metrics   list every counter the chip (GH100) offers and exit\n"
+"      --build-facts    registers, stack and spill bytes of every kernel in\n"
+"                       this build, from the compiler (no GPU needed), as CSV\n"
 "      --device N       CUDA device to use (default 0)\n"
 "\n"
 "Output:\n"

@@ -22,6 +22,7 @@
 #include "probe.h"
 #include "plugin.h"
 #include "profiler.h"
+#include "ptxas_facts.h"
 #include "registry.h"
 #include "run_common.h"
 #include "run_reference.h"
@@ -293,6 +294,10 @@ static int info_only(const gp_options *o)
         gp_registry_print(stdout);
         return 0;
     }
+    if (o->build_facts) {
+        gp_ptxas_print(stdout);
+        return 0;
+    }
     char err[512];
     if (gp_profiler_list_metrics("GH100", stdout, err, sizeof err) != 0) {
         gp_error("--list-metrics: %s", err);
@@ -387,7 +392,7 @@ int gp_cmd_run(int argc, char **argv)
         gp_error("%s", err);
         return 2;
     }
-    if (o.help || o.version || o.list || o.list_metrics)
+    if (o.help || o.version || o.list || o.list_metrics || o.build_facts)
         return info_only(&o);
     run_state s = {.o = &o, .path = path};
     s.seed = o.seed_given ? o.seed : (unsigned long long)time(NULL);
@@ -401,7 +406,7 @@ int gp_cmd_run(int argc, char **argv)
         return 2;
     gp_gpu g;
     if (gp_gpu_open(o.device, &g, err, sizeof err) != 0) {
-        gp_error("%s", err);
+        gp_error("%s; without one, the compiler's static facts: --build-facts", err);
         if (o.roofline) {
             char dir[4096];
             snprintf(dir, sizeof dir, "%s", path);
