@@ -10,6 +10,7 @@ int gp_cmd_probe(int argc, char **argv);   /* gemmprof probe ...             */
 int gp_cmd_plot(int argc, char **argv);    /* gemmprof plot DATA.csv ...     */
 int gp_cmd_report(int argc, char **argv);  /* gemmprof report DATA.csv ...   */
 int gp_cmd_diff(int argc, char **argv);    /* gemmprof diff BASE.csv NEW.csv */
+int gp_cmd_sweep(int argc, char **argv);   /* gemmprof sweep --kernel FAMILY */
 
 /* "gemmprof: <msg>" on stderr, one line. */
 void gp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -103,9 +103,6 @@ int gp_diff_print(FILE *f, const gp_diff *d, gp_diff_format fmt);
 int gp_diff_files(const char *base, const char *cur, const gp_diff_opts *o,
                   gp_diff_format fmt, FILE *out);
 
-/* `gemmprof diff BASE.csv NEW.csv [--threshold PCT] [--format F]`. */
-int gp_cmd_diff(int argc, char **argv);
-
 /* Shared by the printers. */
 const char *gp_diff_verdict_name(gp_diff_verdict v);   /* "regressed", ... */
 /* "1.2 GB", "512 B", "0" (decimal units); "NA" for NAN. */

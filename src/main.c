@@ -3,9 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
-#include "diff.h"
 #include "meta.h"
-#include "sweep.h"
 
 static const struct {
     const char *word;

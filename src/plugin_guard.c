@@ -10,6 +10,7 @@
 
 #include "csv.h"
 #include "plugin.h"
+#include "runner.h"
 #include "row.h"
 
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
@@ -79,14 +80,7 @@ void gp_plugin_guard_arm(const char *path, const gp_kernel *k, long m, long n,
     gp_row r;
     const char *file = gp_plugin_origin(k);
     gp_plugin_guard_disarm();
-    gp_row_init(&r);
-    snprintf(r.kernel, sizeof r.kernel, "%s", k->name);
-    snprintf(r.precision, sizeof r.precision, "%s", gp_precision_name(k->precision));
-    r.m = m;
-    r.n = n;
-    r.k = kk;
-    r.alpha = alpha;
-    r.beta = beta;
+    gp_row_identify(&r, k, m, n, kk, alpha, beta);
     snprintf(csv_path, sizeof csv_path, "%s", path);
     for (int i = 0; i < NFATAL; i++) {
         snprintf(r.status, sizeof r.status, "error: crashed: %s in the "

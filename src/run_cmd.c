@@ -155,11 +155,7 @@ static void emit_not_run(run_state *s, const gp_kernel *k, const gp_shape *sh,
             (from > 0 && q == gp_registry_reference(q->precision)))
             continue;   /* other precision, or a reference that already ran */
         gp_row r;
-        gp_row_init(&r);
-        snprintf(r.kernel, sizeof r.kernel, "%s", q->name);
-        snprintf(r.precision, sizeof r.precision, "%s", gp_precision_name(q->precision));
-        r.m = sh->m, r.n = sh->n, r.k = sh->k;
-        r.alpha = s->o->alpha, r.beta = s->o->beta;
+        gp_row_identify(&r, q, sh->m, sh->n, sh->k, s->o->alpha, s->o->beta);
         snprintf(r.status, sizeof r.status, "error: not run: %s", why);
         s->failures++;
         emit(s, &r, 1);

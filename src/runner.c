@@ -277,23 +277,24 @@ static void collect_counters(gp_bench *b, const gp_kernel *k,
                 k->name, b->m, b->n, b->k, err);
 }
 
-static void identify(const gp_bench *b, const gp_kernel *k, gp_row *r)
+void gp_row_identify(gp_row *r, const gp_kernel *k, long m, long n, long kk,
+                     double alpha, double beta)
 {
     gp_row_init(r);
     snprintf(r->kernel, sizeof r->kernel, "%s", k->name);
     snprintf(r->precision, sizeof r->precision, "%s",
              gp_precision_name(k->precision));
-    r->m = b->m;
-    r->n = b->n;
-    r->k = b->k;
-    r->alpha = b->alpha;
-    r->beta = b->beta;
+    r->m = m;
+    r->n = n;
+    r->k = kk;
+    r->alpha = alpha;
+    r->beta = beta;
 }
 
 int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
                  gp_row *r)
 {
-    identify(b, k, r);
+    gp_row_identify(r, k, b->m, b->n, b->k, b->alpha, b->beta);
     if (k->precision != b->prec && !(k->precision == GP_TF32 && b->prec == GP_FP32)) {
         snprintf(r->status, sizeof r->status, "error: precision mismatch");
         return -1;

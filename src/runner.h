@@ -38,6 +38,12 @@ void gp_bench_destroy(gp_bench *b);
 int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
                  gp_row *r);
 
+/* A row that names kernel `k` at this shape, every measurement NA: the start
+ * of every row, measured or not (runner, rows for kernels that could not
+ * run, the plugin crash row). */
+void gp_row_identify(gp_row *r, const gp_kernel *k, long m, long n, long kk,
+                     double alpha, double beta);
+
 /* Verification: relative Frobenius error of `c` against `ref` (n values),
  * any non-finite value in c fails.  Tolerance scales with k. */
 typedef struct { double rel_fro, max_rel; long nonfinite; } gp_verify_result;

@@ -35,6 +35,4 @@ void gp_sweep_usage(FILE *f);
  * {32, 64, 128, 156}).  Count appended, or -1 with err. */
 int gp_sweep_preset(const char *name, gp_shape *out, int max, char *err, size_t errlen);
 
-int gp_cmd_sweep(int argc, char **argv);
-
 #endif
