@@ -21,6 +21,9 @@ GENCODE   := -gencode arch=compute_$(SM),code=sm_$(SM) -gencode arch=compute_$(S
 
 B         ?= build
 BIN       ?= bin
+# Files named *_sm90a.cu use Hopper-only instructions (wgmma, setmaxnreg):
+# built for sm_90a alone; their launchers refuse other GPUs.
+$(B)/kernels/%_sm90a.cu.o: GENCODE := -gencode arch=compute_90a,code=sm_90a
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
 # cupti_profiler_host.h includes <string>: C needs the empty one in src/compat.
 $(B)/src/cupti_loader.o $(B)/src/profiler.o $(B)/src/profiler_host.o $(B)/src/profiler_list.o: CPPFLAGS += -Isrc/compat
@@ -41,7 +44,26 @@ LDFLAGS   += -L$(JANSSON)/usr/lib/x86_64-linux-gnu -Wl,-rpath,$(abspath $(JANSSO
 endif
 LDLIBS    += -ljansson -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
 
-LIB_C     := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard kernels/*.c) $(wildcard probes/*.c)
+# MPI (gemmprof dist): on when mpicc is on PATH (or MPICC names one); MPI=0
+# forces it off: src/dist_nompi.c then says how to get it.  The index
+# arithmetic, data and options of src/dist/ need no MPI and are always
+# built (their unit tests run everywhere); the rest is compiled by mpicc.
+MPICC     ?= mpicc
+MPI       ?= $(if $(shell command -v $(MPICC) 2>/dev/null),1,0)
+DIST_PURE := src/dist/dist_layout.c src/dist/dist_data.c src/dist/dist_options.c
+ifeq ($(MPI),1)
+DIST_C    := $(wildcard src/dist/*.c)
+NO_MPI_C  :=
+LINK_CC   := $(MPICC)
+$(B)/src/dist/%.o: CC := $(MPICC)
+else
+DIST_C    := $(DIST_PURE)
+NO_MPI_C  := src/dist_nompi.c
+LINK_CC   := $(CC)
+endif
+
+LIB_C     := $(filter-out src/main.c $(if $(NO_MPI_C),,src/dist_nompi.c),$(wildcard src/*.c)) \
+             $(DIST_C) $(wildcard kernels/*.c) $(wildcard probes/*.c)
 LIB_CU    := $(wildcard src/*.cu) $(wildcard kernels/*.cu) $(wildcard probes/*.cu)
 LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(B)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
@@ -51,11 +73,17 @@ all: $(BIN)/gemmprof
 
 $(BIN)/gemmprof: $(B)/src/main.o $(B)/libgemmprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(LINK_CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(B)/libgemmprof.a: $(LIB_OBJ)
+# The stamp rebuilds the library when MPI is switched on or off.
+$(B)/libgemmprof.a: $(LIB_OBJ) $(B)/mpi-$(MPI).stamp
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(LIB_OBJ)
+
+$(B)/mpi-$(MPI).stamp:
+	@mkdir -p $(dir $@)
+	@rm -f $(B)/mpi-*.stamp
+	@touch $@
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -91,7 +119,7 @@ $(B)/gen/%.o: $(B)/gen/%.c
 
 $(B)/tests/%: tests/%.c $(B)/libgemmprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests $(TEST_FLAGS) -o $@ $< $(B)/libgemmprof.a $(LDFLAGS) -lcmocka $(LDLIBS)
+	$(LINK_CC) $(CPPFLAGS) $(CFLAGS) -Itests $(TEST_FLAGS) -o $@ $< $(B)/libgemmprof.a $(LDFLAGS) -lcmocka $(LDLIBS)
 
 tests: $(TESTS)
 

@@ -5,9 +5,17 @@
  * FP32: CUBLAS_COMPUTE_32F with CUBLAS_DEFAULT_MATH, i.e. TF32 tensor cores
  * are NOT allowed (NVIDIA_TF32_OVERRIDE can only disable TF32, never enable
  * it for this compute type).  The math mode is recorded in every data file.
+ * TF32 (cublas_tf32, the reference of the TF32 rungs): the same call with
+ * CUBLAS_COMPUTE_32F_FAST_TF32.  The compute type, not the handle's math
+ * mode, selects the tensor cores, so the shared handle stays on
+ * CUBLAS_DEFAULT_MATH and the FP32 reference stays TF32-off whatever ran
+ * before it.  NVIDIA_TF32_OVERRIDE=0 turns TF32 off here too: the recorded
+ * math mode says so when it is set.
  * Profile should show: cuBLAS's own kernel (name varies by shape), no
- * static facts (opaque), FLOP counts as the rungs' for FP32/FP64.
+ * static facts (opaque), FLOP counts as the rungs' for FP32/FP64; for TF32
+ * the tensor pipe busy and no FFMA (HMMA/HGMMA .TF32 kernels, sm90_xmma_*).
  */
+#include <stdlib.h>
 #include <cublas_v2.h>
 #include "rung.cuh"
 
@@ -70,6 +78,13 @@ extern "C" int gp_sgemm_cublas(const gemm_args *a, cudaStream_t s,
                    "CUBLAS_COMPUTE_32F");
 }
 
+extern "C" int gp_sgemm_cublas_tf32(const gemm_args *a, cudaStream_t s,
+                                    gp_launch_info *info)
+{
+    return gemm_ex(a, s, info, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32,
+                   "CUBLAS_COMPUTE_32F_FAST_TF32");
+}
+
 extern "C" int gp_dgemm_cublas(const gemm_args *a, cudaStream_t s,
                                gp_launch_info *info)
 {
@@ -79,7 +94,13 @@ extern "C" int gp_dgemm_cublas(const gemm_args *a, cudaStream_t s,
 
 extern "C" const char *gp_cublas_math_desc(void)
 {
+    const char *ov = getenv("NVIDIA_TF32_OVERRIDE");
+    if (ov && strcmp(ov, "0") == 0)
+        return "fp32: cublasGemmEx CUBLAS_COMPUTE_32F, CUBLAS_DEFAULT_MATH (TF32 off); "
+               "tf32: CUBLAS_COMPUTE_32F_FAST_TF32 but NVIDIA_TF32_OVERRIDE=0 "
+               "(TF32 disabled: plain FP32); fp64: CUBLAS_COMPUTE_64F";
     return "fp32: cublasGemmEx CUBLAS_COMPUTE_32F, CUBLAS_DEFAULT_MATH (TF32 off); "
+           "tf32: CUBLAS_COMPUTE_32F_FAST_TF32 (TF32 tensor cores); "
            "fp64: CUBLAS_COMPUTE_64F";
 }
 

@@ -14,7 +14,7 @@ FNR == 1 {   # build/kernels/sgemm_01_naive.cu.o.ptxas -> kernels/sgemm_01_naive
 }
 /Compiling entry function/ {
     fn = $0; sub(/.*entry function '/, "", fn); sub(/'.*/, "", fn)
-    cur = (index($0, "'" arch "'") > 0) ? fn : ""
+    cur = (index($0, "'" arch "'") > 0 || index($0, "'" arch "a'") > 0) ? fn : ""
     next
 }
 cur != "" && /bytes stack frame/ {

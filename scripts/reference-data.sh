@@ -3,7 +3,8 @@
 # made in one device call (after scripts/device-check.sh build):
 #   ceilings, the ladder at 4096 with counters, the ladder over sizes, the
 #   FP32 tile sweep (square and k-skinny) with the mixed kernel against it,
-#   the spill specimen and its diff, and the ncu comparison.
+#   the spill specimen and its diff, the top-of-ladder benchmark
+#   (scripts/bench.sh), the triad experiments, and the ncu comparison.
 # Everything goes to $OUT/refdata (default ./refdata) and is tarred into
 # $OUT/refdata.tar.gz.  Env: GEMMPROF_BIN (bin/gemmprof).
 set -uo pipefail
@@ -33,6 +34,9 @@ for kk in 32 64 128 156; do for mn in 4096 8192; do
 log specimen; $GP --kernel specimen_uint,specimen_sizet --size 4096 --out "$D/specimen-4096.csv" >"$D/specimen.log" 2>&1
 $GP diff "$D/specimen-4096.csv" "$D/specimen-4096.csv" --pair specimen_uint=specimen_sizet >"$D/specimen-diff.txt" 2>&1
 echo "exit $?" >>"$D/specimen-diff.txt"
+log bench;   OUT=$D bash scripts/bench.sh >"$D/bench-table.txt" 2>&1
+log triad;   nvcc -O3 -std=c++17 -arch=sm_90 -o "$D/triad" probes/experiments/triad_variants.cu &&
+             "$D/triad" >"$D/triad-variants.txt" 2>&1; rm -f "$D/triad"
 log ncu;     OUT=$D bash scripts/ncu-compare.sh 4096 >"$D/ncu-compare-4096.txt" 2>&1
 rm -rf "$D/ncu-compare"
 tar -C "$OUT" -czf "$OUT/refdata.tar.gz" refdata

@@ -56,6 +56,8 @@ void gp_cli_usage(FILE *f)
 "  diff BASE.csv NEW.csv  what got slower between two runs, and why\n"
 "  sweep --kernel FAMILY  tile configs of a kernel across sizes: best per\n"
 "                       size, crossovers, tuning table for the mixed kernels\n"
+"  dist --mnk M,N,K --local KERNEL  (under mpirun -np P) distributed SUMMA\n"
+"                       GEMM over a PrxPc grid, block-cyclic (make MPI=1)\n"
 "\n"
 "Exit status:\n"
 "  0  everything ran and verified\n"

@@ -11,6 +11,7 @@ int gp_cmd_plot(int argc, char **argv);    /* gemmprof plot DATA.csv ...     */
 int gp_cmd_report(int argc, char **argv);  /* gemmprof report DATA.csv ...   */
 int gp_cmd_diff(int argc, char **argv);    /* gemmprof diff BASE.csv NEW.csv */
 int gp_cmd_sweep(int argc, char **argv);   /* gemmprof sweep --kernel FAMILY */
+int gp_cmd_dist(int argc, char **argv);    /* mpirun ... gemmprof dist ...   */
 
 /* "gemmprof: <msg>" on stderr, one line. */
 void gp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

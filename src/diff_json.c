@@ -78,6 +78,10 @@ static json_t *key_of(const gp_row *r)
     set(o, "n", json_integer(r->n));
     set(o, "k", json_integer(r->k));
     set(o, "config", json_string(r->config));
+    if (r->rank[0]) {
+        set(o, "rank", json_string(r->rank));
+        set(o, "grid", json_string(r->grid));
+    }
     return o;
 }
 

@@ -1,6 +1,6 @@
 /* diff_match.c - read both run files, refuse what cannot be compared, pair
- * the rows on (kernel, precision, m, n, k, config), and order the pairs
- * most severe first. */
+ * the rows on (kernel, precision, m, n, k, config; for dist runs also rank
+ * and grid), and order the pairs most severe first. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +36,9 @@ static int same_key(const gp_diff *d, const gp_row *b, const gp_row *n)
     return strcmp(pair_name(d, b, 1), n->kernel) == 0 &&
            strcmp(b->precision, n->precision) == 0 &&
            b->m == n->m && b->n == n->n && b->k == n->k &&
-           strcmp(b->config, n->config) == 0;
+           strcmp(b->config, n->config) == 0 &&
+           strcmp(b->rank, n->rank) == 0 &&     /* "" outside dist runs */
+           strcmp(b->grid, n->grid) == 0;
 }
 
 static int check_schema(const gp_diff *d, char *err, size_t errlen)
@@ -86,15 +88,20 @@ static void describe(const gp_row *r, char *buf, size_t n)
 {
     snprintf(buf, n, "%s %s %ldx%ldx%ld%s%s", r->kernel, r->precision, r->m,
              r->n, r->k, r->config[0] ? " " : "", r->config);
+    if (r->rank[0]) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, n - used, " rank %s grid %s", r->rank, r->grid);
+    }
 }
 
 static int no_common_rows(const gp_diff *d, char *err, size_t errlen)
 {
-    char b[192], n[192];
+    char b[256], n[256];
     describe(&d->base.rows[0], b, sizeof b);
     describe(&d->cur.rows[0], n, sizeof n);
     snprintf(err, errlen, "no common rows: %s has %d (e.g. %s), %s has %d "
-             "(e.g. %s); rows pair on kernel, precision, m, n, k and config",
+             "(e.g. %s); rows pair on kernel, precision, m, n, k and config "
+             "(and rank and grid for dist runs)",
              d->base_path, d->base.nrows, b, d->cur_path, d->cur.nrows, n);
     return -1;
 }

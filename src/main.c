@@ -15,6 +15,7 @@ static const struct {
     {"report", gp_cmd_report},
     {"diff", gp_cmd_diff},
     {"sweep", gp_cmd_sweep},
+    {"dist", gp_cmd_dist},
 };
 
 int main(int argc, char **argv)
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
             if (strcmp(argv[1], subcommands[i].word) == 0)
                 return subcommands[i].fn(argc - 1, argv + 1);
         gp_error("unknown command '%s' (commands: run, probe, plot, report, "
-                 "diff, sweep; "
+                 "diff, sweep, dist; "
                  "see --help)", argv[1]);
         return 2;
     }

@@ -32,7 +32,8 @@ static void usage(FILE *f)
           "                        and a ceilings file among DATA is recognised)\n"
           "  -f, --format F        pdf (default), png, svg, cairolatex (.tex + .pdf)\n"
           "  -o, --out DIR         where the charts go (default: charts)\n"
-          "      --charts LIST     roofline,gflops_vs_n,speedup,crossover,metrics or all\n"
+          "      --charts LIST     roofline,gflops_vs_n,speedup,crossover,metrics,\n"
+          "                        dist_scaling,dist_time (gemmprof dist runs) or all\n"
           "  -s, --size N|M,N,K    the size for roofline and metrics (default: the size\n"
           "                        most kernels have, largest first)\n"
           "      --hierarchical    roofline with L2 points and L2/shared-memory ceilings\n"
@@ -53,7 +54,7 @@ static int parse_charts(const char *spec, int want[GP_NCHARTS], char *err, size_
                 want[c] = found = 1;
         if (!found) {
             gp_fmt(err, errlen, "unknown chart '%s' (roofline, gflops_vs_n, speedup, "
-                     "crossover, metrics, all)", t);
+                     "crossover, metrics, dist_scaling, dist_time, all)", t);
             return -1;
         }
     }

@@ -23,7 +23,8 @@ int gp_plot_roofline(const char *data_csv, const char *ceilings_csv,
 
 typedef enum {
     GP_CHART_ROOFLINE, GP_CHART_GFLOPS, GP_CHART_SPEEDUP,
-    GP_CHART_CROSSOVER, GP_CHART_METRICS, GP_NCHARTS
+    GP_CHART_CROSSOVER, GP_CHART_METRICS,
+    GP_CHART_DIST_SCALING, GP_CHART_DIST_TIME, GP_NCHARTS
 } gp_chart;
 extern const char *const gp_chart_names[GP_NCHARTS]; /* "roofline", ... */
 

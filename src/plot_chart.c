@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include "plot_chart.h"
+#include "plot_dist.h"
 
 const char *const gp_chart_names[GP_NCHARTS] = {
     "roofline", "gflops_vs_n", "speedup", "crossover", "metrics",
+    "dist_scaling", "dist_time",
 };
 
 int gp_chart_render(gp_chart c, const gp_dataset *d, const gp_chart_opts *o,
@@ -25,6 +27,8 @@ int gp_chart_render(gp_chart c, const gp_dataset *d, const gp_chart_opts *o,
     case GP_CHART_SPEEDUP:   return gp_chart_speedup(d, o, written, msg, msglen);
     case GP_CHART_CROSSOVER: return gp_chart_crossover(d, o, written, msg, msglen);
     case GP_CHART_METRICS:   return gp_chart_metrics(d, o, written, msg, msglen);
+    case GP_CHART_DIST_SCALING: return gp_chart_dist_scaling(d, o, written, msg, msglen);
+    case GP_CHART_DIST_TIME: return gp_chart_dist_time(d, o, written, msg, msglen);
     default: break;
     }
     gp_fmt(msg, msglen, "unknown chart %d", (int)c);

@@ -24,7 +24,7 @@ static void usage(FILE *f)
           "shared-memory bandwidth) next to the theoretical ones, and write\n"
           "them to a ceilings file (default: the per-GPU cache file).\n"
           "  -b, --probe-bytes N   bytes per STREAM array (K/M/G suffixes);\n"
-          "                        default 8x the L2 size, at least 256 MiB\n"
+          "                        default 8x the L2 size, at least 2 GiB\n"
           "  -r, --reps N          timed runs per kernel after one dropped run\n"
           "                        (default 20; the best is the ceiling)\n"
           "  -o, --out FILE        write here instead of the cache file\n"

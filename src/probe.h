@@ -29,7 +29,7 @@ void gp_theoretical_peaks(const gp_gpu *g, double sm_mhz, gp_peaks *p);
 /* ---- measuring ---------------------------------------------------------- */
 
 typedef struct {
-    size_t bytes_per_array;  /* STREAM array size; 0: 8 x L2 (floor 256 MiB) */
+    size_t bytes_per_array;  /* STREAM array size; 0: 8 x L2 (floor 2 GiB) */
     int reps;                /* timed runs after one dropped run          */
     FILE *log;               /* progress and per-kernel stats; NULL quiet */
 } gp_probe_opts;

@@ -31,6 +31,9 @@ const gp_column gp_columns[] = {
     GP_METRICS(MET)
     DBL(flop_count), DBL(ai_dram), DBL(ai_l2), DBL(gflops_counted),
     DBL(bank_conflict_ratio),
+    DBL(ranks), STR(rank), STR(grid), STR(dist_block), DBL(panel), STR(comm),
+    DBL(compute_ms), DBL(comm_ms), DBL(transfer_ms), DBL(gflops_with_transfers),
+    DBL(efficiency), STR(verify_scope),
 };
 #undef STR
 #undef LNG

@@ -66,6 +66,20 @@ typedef struct {
     /* CUPTI counters and what is derived from them */
     double metric[GP_NMETRICS];
     double flop_count, ai_dram, ai_l2, gflops_counted, bank_conflict_ratio;
+    /* distributed runs (gemmprof dist): one row per rank plus a summary row;
+     * NA in single-GPU runs */
+    double ranks;             /* MPI processes in the run                   */
+    char rank[8];             /* "0", "1", ... or "all" (the run summary)   */
+    char grid[16];            /* process grid "PrxPc"                       */
+    char dist_block[32];      /* "BrxBc", or "BrxBc/Bk" when K's block differs */
+    double panel;             /* panel width: columns of A per broadcast    */
+    char comm[16];            /* panel transport: mpi, staged, cuda-aware, nccl */
+    double compute_ms;        /* local GEMMs (median over reps)             */
+    double comm_ms;           /* packing, posting and waiting for panels    */
+    double transfer_ms;       /* host<->device copies of A, B, C; 0 on CPU  */
+    double gflops_with_transfers;  /* 2mnk / (time + transfer)               */
+    double efficiency;        /* compute_ms / time_ms (summary: mean over ranks) */
+    char verify_scope[48];    /* "full", "sample RxC of MxN local C", ...   */
 } gp_row;
 
 /* A row with every number NA and strings empty. */

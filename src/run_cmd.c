@@ -162,34 +162,55 @@ static void emit_not_run(run_state *s, const gp_kernel *k, const gp_shape *sh,
     }
 }
 
-/* Run every selected kernel of precision p at one shape.  The reference runs
- * first, timed like the rest, so each row carries its % of cuBLAS. */
+/* A reference runs before the kernels it ranks, selected or not, timed like
+ * the rest (its row is written only if selected).  Its GFLOP/s, or NaN. */
+static double run_reference(run_state *s, gp_bench *b, const gp_kernel *ref,
+                            const gp_run_opts *ro, const gp_shape *sh)
+{
+    gp_row r;
+    if (selected(s->o, ref))
+        progress(s, ref, sh), s->done++;
+    int rc = gp_bench_run(b, ref, ro, &r);
+    r.pct_cublas = rc == 0 ? 100.0 : NAN;
+    s->failures += rc != 0 && selected(s->o, ref);
+    emit(s, &r, selected(s->o, ref));
+    return rc == 0 ? r.gflops : NAN;
+}
+
+static int wants_tf32(const gp_options *o)
+{
+    for (int i = 0; i < o->nkernels; ++i)
+        if (o->kernels[i]->precision == GP_TF32)
+            return 1;
+    return 0;
+}
+
+/* Run every selected kernel of precision p at one shape; TF32 kernels share
+ * the FP32 bench (verified against exact FP32) but are ranked against the
+ * TF32 reference, so each row carries its % of the cuBLAS of its precision. */
 static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
 {
     const gp_kernel *ref = gp_registry_reference(p);
+    const gp_kernel *tref = p == GP_FP32 && wants_tf32(s->o)
+                                ? gp_registry_reference(GP_TF32) : NULL;
     char err[512];
     gp_bench *b = make_bench(s, p, sh, err, sizeof err);
     gp_run_opts ro = {s->o->reps, s->o->warmup, !s->o->no_flush, s->prof};
     gp_row r;
-    double ref_gflops = NAN;
+    double ref_gflops = NAN, tref_gflops = NAN;
     const gp_kernel *any = p == GP_FP64 ? ref : gp_registry_reference(GP_FP32);
     if (!b) {
         if (any)
             emit_not_run(s, any, sh, 0, err);
         return;
     }
-    if (ref) {
-        if (selected(s->o, ref))
-            progress(s, ref, sh), s->done++;
-        int rc = gp_bench_run(b, ref, &ro, &r);
-        ref_gflops = rc == 0 ? r.gflops : NAN;
-        r.pct_cublas = rc == 0 ? 100.0 : NAN;
-        s->failures += rc != 0 && selected(s->o, ref);
-        emit(s, &r, selected(s->o, ref));
-    }
+    if (ref)
+        ref_gflops = run_reference(s, b, ref, &ro, sh);
+    if (tref)
+        tref_gflops = run_reference(s, b, tref, &ro, sh);
     for (int i = 0; i < s->o->nkernels; ++i) {
         const gp_kernel *k = s->o->kernels[i];
-        if (k == ref || (k->precision == GP_FP64) != (p == GP_FP64))
+        if (k == ref || k == tref || (k->precision == GP_FP64) != (p == GP_FP64))
             continue;
         progress(s, k, sh);
         s->done++;
@@ -202,7 +223,8 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
          * launcher's cudaPeekAtLastError() would report it as its own */
         if (rc < 0)
             (void)cudaGetLastError();
-        r.pct_cublas = 100.0 * r.gflops / ref_gflops;
+        r.pct_cublas = 100.0 * r.gflops /
+                       (k->precision == GP_TF32 ? tref_gflops : ref_gflops);
         s->failures += rc != 0;
         emit(s, &r, 1);
         if (rc < 0 && context_lost()) {

@@ -191,7 +191,9 @@ static int verify_launch(gp_bench *b, const gp_kernel *k, gp_row *r,
                                    (size_t)b->m * b->n);
     r->rel_err_fro = v.rel_fro;
     r->max_rel_err = v.max_rel;
-    r->tolerance = gp_verify_tolerance(b->prec, b->k);
+    /* the kernel's precision, not the bench's: a TF32 kernel runs on an
+     * FP32 bench against the exact FP32 reference, with TF32's tolerance */
+    r->tolerance = gp_verify_tolerance(k->precision, b->k);
     r->verified = v.nonfinite == 0 && v.rel_fro <= r->tolerance;
     if (v.nonfinite)
         snprintf(r->status, sizeof r->status, "verify_failed: %ld non-finite "

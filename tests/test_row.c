@@ -188,6 +188,9 @@ static void columns_in_documented_order(void **state)
     };
     static const char *const tail[] = {
         "flop_count", "ai_dram", "ai_l2", "gflops_counted", "bank_conflict_ratio",
+        "ranks", "rank", "grid", "dist_block", "panel", "comm", "compute_ms",
+        "comm_ms", "transfer_ms", "gflops_with_transfers", "efficiency",
+        "verify_scope",
     };
     int nh = (int)(sizeof head / sizeof head[0]);
     int nt = (int)(sizeof tail / sizeof tail[0]);

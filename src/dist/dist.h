@@ -1,0 +1,172 @@
+/* dist.h - `gemmprof dist`: C = A * B over MPI with SUMMA on a ScaLAPACK
+ * block-cyclic layout.  Compiled only with MPI (make MPI=1).  Two plug
+ * points, so the GPU side (dist_gpu.c) slots in beside the CPU side:
+ *
+ *  - a LOCAL BACKEND owns the rank's local matrices and panel buffers in its
+ *    own memory (host for CPU kernels, device for GPU kernels) and runs the
+ *    local update C += Apanel * Bpanel;
+ *  - a PANEL TRANSPORT broadcasts a panel buffer (backend memory) from a root
+ *    along a process row or column, split into post and wait so that the
+ *    next panel travels while the current one is multiplied.
+ *
+ * Layout (all matrices row-major, as everywhere in gemmprof):
+ *   A is M x K in Br x Bk blocks, B is K x N in Bk x Bc blocks, C is M x N in
+ *   Br x Bc blocks, dealt cyclically over a Pr x Pc grid: block (I,J) of C
+ *   lives on process (I mod Pr, J mod Pc).  Bk is the one K block size (the
+ *   rule: A's column block == B's row block), --kblock, default Bc.  A rank's
+ *   local matrix is its blocks packed in block order (ScaLAPACK numroc
+ *   sizes): local A is mloc x kloc_a, local B is kloc_b x nloc, local C is
+ *   mloc x nloc, each row-major with leading dimension = its column count.
+ *
+ * SUMMA order: K-block t is a column of A blocks owned by process column
+ * t mod Pc and a row of B blocks owned by process row t mod Pr.  A panel
+ * groups K-blocks with the same owner pair (same t mod lcm(Pr,Pc)), so each
+ * panel is ONE broadcast along each row (A) and each column (B); the sum over
+ * k does not care in which order the K-blocks come.  A panel of width W is
+ * mloc x W (leading dimension W) for A and W x nloc (leading dimension nloc)
+ * for B, contiguous: count = mloc*W resp. W*nloc elements.
+ */
+#ifndef GP_DIST_H
+#define GP_DIST_H
+
+#include <stddef.h>
+#include <mpi.h>
+#include "gemmprof.h"
+#include "row.h"
+
+/* What a backend allocates, for one rank.  Any size may be 0 (a rank with no
+ * blocks still takes part in every broadcast and barrier). */
+typedef struct {
+    gp_precision precision;  /* GP_FP32 or GP_FP64 (TF32: float storage)    */
+    long m, n, k;            /* global shape (for messages, kernels' facts)  */
+    int mloc, nloc;          /* local C: mloc x nloc                         */
+    int kloc_a, kloc_b;      /* local A: mloc x kloc_a; local B: kloc_b x nloc */
+    int panel_max;           /* widest panel W (A panel mloc x W, B W x nloc) */
+    int rank, nranks;        /* in MPI_COMM_WORLD                            */
+    int local_rank;          /* rank among the processes of this host: GPU   */
+    int local_size;          /*   backends use device local_rank % devices   */
+} gp_dist_local;
+
+/* Buffers a backend holds.  Panels are double-buffered: slot 0 and 1. */
+typedef enum {
+    GP_DIST_A = 0,       /* local A, mloc x kloc_a                           */
+    GP_DIST_B = 1,       /* local B, kloc_b x nloc                           */
+    GP_DIST_C = 2,       /* local C, mloc x nloc                             */
+    GP_DIST_APANEL = 3,  /* mloc x panel_max elements per slot               */
+    GP_DIST_BPANEL = 4   /* panel_max x nloc elements per slot               */
+} gp_dist_buf;
+
+typedef struct gp_dist_backend gp_dist_backend;
+struct gp_dist_backend {
+    const char *name;        /* "cpu", "gpu"                                 */
+    /* 0: buffers are host memory; the core fills A, B and C in place and
+     *    reads C back directly (no upload/download; transfer time 0).
+     * 1: buffers are device memory; the core generates the local blocks on
+     *    the host and calls upload/download, timing them as transfer time. */
+    int device_memory;
+
+    /* Allocate everything for `loc` (2 slots of each panel) and prepare the
+     * local kernel `kernel` (a CPU name, or any registered kernel for the GPU
+     * backend).  *ctx receives the backend's state.  0, or -1 with a
+     * one-line message in err; close(*ctx) follows either way when *ctx
+     * is not NULL. */
+    int (*open)(void **ctx, const char *kernel, const gp_dist_local *loc,
+                char *err, size_t errlen);
+    /* Base address of a buffer (slot ignored for A, B, C).  NULL only when
+     * that buffer has 0 elements.  The core does byte arithmetic on it
+     * (elements * gp_precision_bytes), never dereferences a device one. */
+    void *(*buf)(void *ctx, gp_dist_buf which, int slot);
+    /* device_memory == 1 only: copy a whole local A, B or C between the host
+     * array and backend memory.  Complete on return.  0, or -1 + err. */
+    int (*upload)(void *ctx, gp_dist_buf which, const void *host,
+                  char *err, size_t errlen);
+    int (*download)(void *ctx, gp_dist_buf which, void *host,
+                    char *err, size_t errlen);
+    /* Zero local C before each repetition (device_memory == 0 only: a
+     * device backend gets a zero C uploaded instead, timed as transfer). */
+    int (*zero_c)(void *ctx, char *err, size_t errlen);
+    /* Packing a panel: copy a rows x cols sub-matrix within backend memory,
+     * pitches in elements.  Complete on return (the buffer may be handed to
+     * MPI right after).  Never called while a gemm is in flight. */
+    int (*copy2d)(void *ctx, void *dst, size_t dpitch, const void *src,
+                  size_t spitch, size_t rows, size_t cols,
+                  char *err, size_t errlen);
+    /* C += Apanel[slot] (mloc x kb, ld kb) * Bpanel[slot] (kb x nloc, ld
+     * nloc).  May be asynchronous; `sync` waits for it.  The core calls it
+     * only with mloc, nloc, kb all >= 1, and times gemm + sync as compute. */
+    int (*gemm)(void *ctx, int slot, int kb, char *err, size_t errlen);
+    int (*sync)(void *ctx, char *err, size_t errlen);
+    /* Optional (NULL): fill r->metric[] (CUPTI counters of the local
+     * gemms, summed over this rank's last repetition) and r->config
+     * (what was launched).  0, or -1 + err (the row then keeps NA). */
+    int (*counters)(void *ctx, gp_row *r, char *err, size_t errlen);
+    /* A line for the metadata ("openblas via libopenblas.so.0", "cuda
+     * device 0: NVIDIA H100 ..."), or NULL. */
+    const char *(*describe)(void *ctx);
+    void (*close)(void *ctx);
+};
+
+/* The backend for a --local name: cpu_naive, cpu_blocked, cpu_blas (CPU,
+ * dist_cpu.c; "cpu_" because the registry has its own GPU "naive"),
+ * or any name the kernel registry knows (cublas included): the GPU backend.
+ * NULL if the name is neither. */
+const gp_dist_backend *gp_dist_backend_find(const char *local_name);
+/* CPU local kernels, for --help and messages. */
+extern const char *const gp_dist_cpu_names;
+
+/* Defined by dist_gpu.c: runs registered kernels on this rank's GPU. */
+extern const gp_dist_backend gp_dist_backend_gpu;
+
+/* The communicators a transport broadcasts along. */
+typedef enum {
+    GP_DIST_ROW = 0,     /* along a process row: A panels, root = column    */
+    GP_DIST_COL = 1      /* along a process column: B panels, root = row    */
+} gp_dist_dir;
+
+typedef struct {
+    MPI_Comm world;
+    MPI_Comm row;        /* my process row; rank in it = my process column   */
+    MPI_Comm col;        /* my process column; rank in it = my process row   */
+    int pr, pc;          /* grid                                             */
+    int myrow, mycol;
+} gp_dist_comms;
+
+typedef struct gp_dist_transport gp_dist_transport;
+struct gp_dist_transport {
+    const char *name;        /* "mpi", "staged", "cuda-aware", "nccl"        */
+    /* Set up for panels of at most max_count elements of `precision` in
+     * buffers of backend `be` (state `bctx`).  0, or -1 + err; close(*ctx)
+     * follows either way when *ctx is not NULL.  Called on every rank
+     * (collective set-up such as NCCL's is fine): a rank whose open failed
+     * does not go on to post. */
+    int (*open)(void **ctx, const gp_dist_comms *comms,
+                const gp_dist_backend *be, void *bctx,
+                gp_precision precision, size_t max_count,
+                char *err, size_t errlen);
+    /* Start broadcasting `count` elements at `buf` (backend memory) from
+     * `root` (rank in the dir communicator) into the same buffer on every
+     * other rank of it.  Every rank of the communicator calls it with the
+     * same count and root.  One broadcast in flight per (dir, slot). */
+    int (*post)(void *ctx, gp_dist_dir dir, int slot, void *buf,
+                size_t count, int root, char *err, size_t errlen);
+    /* Wait until the (dir, slot) broadcast has landed in buf. */
+    int (*wait)(void *ctx, gp_dist_dir dir, int slot, char *err, size_t errlen);
+    void (*close)(void *ctx);
+};
+
+/* Host buffers, MPI_Ibcast/MPI_Wait (dist_transport_mpi.c). */
+extern const gp_dist_transport gp_dist_transport_mpi;
+
+/* Defined by dist_gpu.c: the transport for device buffers named by --comm
+ * ("auto", "staged", "cuda-aware", "nccl"; "mpi" is refused there with a
+ * hint).  The same answer on every rank for the same name.  NULL + err. */
+const gp_dist_transport *gp_dist_gpu_transport_find(const char *name,
+                                                     char *err, size_t errlen);
+
+/* The host or device transport for --comm `name` and backend `be`.  NULL
+ * with a one-line message (e.g. "--comm nccl needs a GPU local kernel"). */
+const gp_dist_transport *gp_dist_transport_find(const char *name,
+                                                const gp_dist_backend *be,
+                                                char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,342 @@
+/* dist_gpu.c - the GPU local backend of `gemmprof dist`: each rank runs a
+ * registered kernel (a rung or cuBLAS) on one GPU, picked by the rank's
+ * number within its host, on panels kept in device memory.
+ *
+ * The gemms are C += Apanel * Bpanel (alpha 1, beta 1: the core uploads
+ * a zero C before each repetition), launched through the kernel's own
+ * launcher on the compute stream, an event pair around each, so the GPU
+ * time of the local gemms is known apart from the host's view of it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist_gpu.h"
+#include "gpu.h"
+#include "registry.h"
+
+int gp_gpu_fail(int e, const char *what, char *err, size_t errlen)
+{
+    if (e == cudaSuccess)
+        return 0;
+    snprintf(err, errlen, "%s: %s", what, gp_cuda_msg(e));
+    return -1;
+}
+
+static size_t elems(const gp_gpu_rank *g, gp_dist_buf which)
+{
+    const gp_dist_local *l = &g->loc;
+    switch (which) {
+    case GP_DIST_A:      return (size_t)l->mloc * (size_t)l->kloc_a;
+    case GP_DIST_B:      return (size_t)l->kloc_b * (size_t)l->nloc;
+    case GP_DIST_C:      return (size_t)l->mloc * (size_t)l->nloc;
+    case GP_DIST_APANEL: return (size_t)l->mloc * (size_t)l->panel_max;
+    case GP_DIST_BPANEL: return (size_t)l->panel_max * (size_t)l->nloc;
+    }
+    return 0;
+}
+
+static void gpu_close(void *ctx)
+{
+    gp_gpu_rank *g = ctx;
+    if (!g)
+        return;
+    if (g->compute)
+        cudaStreamSynchronize(g->compute);
+    for (int i = 0; i < 3; i++)
+        cudaFree(g->mat[i]);
+    for (int s = 0; s < 2; s++) {
+        cudaFree(g->panel[0][s]);
+        cudaFree(g->panel[1][s]);
+        if (g->slot_free[s])
+            cudaEventDestroy(g->slot_free[s]);
+    }
+    for (int i = 0; i < g->evcap; i++)
+        cudaEventDestroy(g->ev[i]);
+    gp_gpu_stage_close(g);
+    if (g->compute)
+        cudaStreamDestroy(g->compute);
+    if (g->copy)
+        cudaStreamDestroy(g->copy);
+    free(g->ev);
+    free(g->widths);
+    free(g);
+}
+
+/* Rank -> device by its number on the host, so ranks of one host spread
+ * over its GPUs whatever mpirun's binding. */
+static int pick_device(gp_gpu_rank *g, char *err, size_t errlen)
+{
+    int e = cudaGetDeviceCount(&g->ndev);
+    if (e != cudaSuccess || g->ndev < 1) {
+        snprintf(err, errlen, "--local %s needs a GPU: %s", g->kernel->name,
+                 e != cudaSuccess ? gp_cuda_msg(e) : "no CUDA device");
+        return -1;
+    }
+    g->device = g->loc.local_rank % g->ndev;
+    return gp_gpu_fail(cudaSetDevice(g->device), "cudaSetDevice", err, errlen);
+}
+
+static void describe_device(gp_gpu_rank *g)
+{
+    struct cudaDeviceProp p;
+    char bus[32] = "?";
+    memset(&p, 0, sizeof p);
+    cudaGetDeviceProperties(&p, g->device);
+    cudaDeviceGetPCIBusId(bus, sizeof bus, g->device);
+    snprintf(g->what, sizeof g->what, "cuda device %d of %d: %s (cc %d.%d, "
+             "bus %s)%s, kernel %s", g->device, g->ndev, p.name, p.major,
+             p.minor, bus, g->loc.local_size > g->ndev ? ", shared with other ranks" : "",
+             g->kernel->name);
+}
+
+static int alloc_all(gp_gpu_rank *g, char *err, size_t errlen)
+{
+    size_t need = 0, freeb = 0, total = 0;
+    for (int w = GP_DIST_A; w <= GP_DIST_BPANEL; w++)
+        need += elems(g, (gp_dist_buf)w) * g->esize * (w >= GP_DIST_APANEL ? 2 : 1);
+    cudaMemGetInfo(&freeb, &total);
+    if (need > freeb) {
+        snprintf(err, errlen, "the local matrices need %.2f GiB on device %d, "
+                 "%.2f GiB free", need / 1073741824.0, g->device, freeb / 1073741824.0);
+        return -1;
+    }
+    int e = cudaSuccess;
+    for (int i = 0; i < 3 && e == cudaSuccess; i++)
+        if (elems(g, (gp_dist_buf)i))
+            e = cudaMalloc(&g->mat[i], elems(g, (gp_dist_buf)i) * g->esize);
+    for (int s = 0; s < 2 && e == cudaSuccess; s++)
+        for (int ab = 0; ab < 2 && e == cudaSuccess; ab++)
+            if (elems(g, GP_DIST_APANEL + ab))
+                e = cudaMalloc(&g->panel[ab][s],
+                               elems(g, GP_DIST_APANEL + ab) * g->esize);
+    return gp_gpu_fail(e, "cudaMalloc (local matrices)", err, errlen);
+}
+
+static int gpu_open(void **ctx, const char *kernel, const gp_dist_local *loc,
+                    char *err, size_t errlen)
+{
+    gp_gpu_rank *g = calloc(1, sizeof *g);
+    *ctx = g;
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    g->loc = *loc;
+    g->esize = gp_precision_bytes(loc->precision);
+    g->kernel = gp_registry_find(kernel);
+    if (!g->kernel) {
+        snprintf(err, errlen, "--local %s: no such kernel (gemmprof --list)", kernel);
+        return -1;
+    }
+    if (g->kernel->precision != loc->precision) {
+        snprintf(err, errlen, "--local %s computes in %s, the run is %s", kernel,
+                 gp_precision_name(g->kernel->precision),
+                 gp_precision_name(loc->precision));
+        return -1;
+    }
+    if (pick_device(g, err, errlen) < 0)
+        return -1;
+    describe_device(g);
+    int e = cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&g->copy, cudaStreamNonBlocking);
+    for (int s = 0; s < 2 && e == cudaSuccess; s++)
+        e = cudaEventCreateWithFlags(&g->slot_free[s], cudaEventDisableTiming);
+    if (gp_gpu_fail(e, "creating streams", err, errlen) < 0)
+        return -1;
+    if (alloc_all(g, err, errlen) < 0 || gp_gpu_stage_open(g, err, errlen) < 0)
+        return -1;
+    return 0;
+}
+
+static void *gpu_buf(void *ctx, gp_dist_buf which, int slot)
+{
+    gp_gpu_rank *g = ctx;
+    if (which == GP_DIST_APANEL || which == GP_DIST_BPANEL)
+        return g->panel[which - GP_DIST_APANEL][slot & 1];
+    return (int)which >= 0 && which < 3 ? g->mat[which] : NULL;
+}
+
+static int gpu_upload(void *ctx, gp_dist_buf which, const void *host,
+                      char *err, size_t errlen)
+{
+    gp_gpu_rank *g = ctx;
+    if (which > GP_DIST_C) {
+        snprintf(err, errlen, "upload of a panel buffer (only A, B, C)");
+        return -1;
+    }
+    if (which == GP_DIST_C) {           /* a fresh C: a new repetition */
+        g->gemm_ms = 0;
+        g->gemms = 0;
+        g->nwidths = 0;
+    }
+    return gp_gpu_stage_up(g, g->mat[which], host, elems(g, which) * g->esize,
+                           err, errlen);
+}
+
+static int gpu_download(void *ctx, gp_dist_buf which, void *host,
+                        char *err, size_t errlen)
+{
+    gp_gpu_rank *g = ctx;
+    if (which > GP_DIST_C) {
+        snprintf(err, errlen, "download of a panel buffer (only A, B, C)");
+        return -1;
+    }
+    /* The last gemms must be done; the core syncs, but be sure. */
+    if (gp_gpu_fail(cudaStreamSynchronize(g->compute), "local gemm", err, errlen) < 0)
+        return -1;
+    return gp_gpu_stage_down(g, host, g->mat[which], elems(g, which) * g->esize,
+                             err, errlen);
+}
+
+static int gpu_zero_c(void *ctx, char *err, size_t errlen)
+{
+    gp_gpu_rank *g = ctx;
+    size_t n = elems(g, GP_DIST_C) * g->esize;
+    g->gemm_ms = 0;
+    g->gemms = 0;
+    g->nwidths = 0;
+    if (n && gp_gpu_fail(cudaMemsetAsync(g->mat[GP_DIST_C], 0, n, g->compute),
+                         "zeroing C", err, errlen) < 0)
+        return -1;
+    return gp_gpu_fail(cudaStreamSynchronize(g->compute), "zeroing C", err, errlen);
+}
+
+/* Packing happens between gemms (never during one, the core's rule), so
+ * the synchronisation that makes it complete on return costs only the
+ * copy itself. */
+static int gpu_copy2d(void *ctx, void *dst, size_t dpitch, const void *src,
+                      size_t spitch, size_t rows, size_t cols,
+                      char *err, size_t errlen)
+{
+    gp_gpu_rank *g = ctx;
+    if (!rows || !cols)
+        return 0;
+    int e = cudaMemcpy2DAsync(dst, dpitch * g->esize, src, spitch * g->esize,
+                              cols * g->esize, rows, cudaMemcpyDeviceToDevice,
+                              g->compute);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(g->compute);
+    return gp_gpu_fail(e, "packing a panel", err, errlen);
+}
+
+static int more_events(gp_gpu_rank *g, char *err, size_t errlen)
+{
+    if (g->nev + 2 <= g->evcap)
+        return 0;
+    int cap = g->evcap ? 2 * g->evcap : 16;
+    cudaEvent_t *ev = realloc(g->ev, (size_t)cap * sizeof *ev);
+    if (!ev) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    g->ev = ev;
+    for (; g->evcap < cap; g->evcap++)
+        if (gp_gpu_fail(cudaEventCreate(&g->ev[g->evcap]), "cudaEventCreate",
+                        err, errlen) < 0)
+            return -1;
+    return 0;
+}
+
+static void note_width(gp_gpu_rank *g, int kb)
+{
+    if (g->nwidths == g->widthcap) {
+        long cap = g->widthcap ? 2 * g->widthcap : 64;
+        int *w = realloc(g->widths, (size_t)cap * sizeof *w);
+        if (!w)
+            return;                     /* counters then say so */
+        g->widths = w;
+        g->widthcap = cap;
+    }
+    g->widths[g->nwidths++] = kb;
+}
+
+static int gpu_gemm(void *ctx, int slot, int kb, char *err, size_t errlen)
+{
+    gp_gpu_rank *g = ctx;
+    int s = slot & 1;
+    gemm_args a = {
+        .m = g->loc.mloc, .n = g->loc.nloc, .k = kb, .alpha = 1.0, .beta = 1.0,
+        .A = g->panel[0][s], .B = g->panel[1][s], .C = g->mat[GP_DIST_C],
+        .lda = kb, .ldb = g->loc.nloc, .ldc = g->loc.nloc,
+    };
+    if (more_events(g, err, errlen) < 0)
+        return -1;
+    cudaEventRecord(g->ev[g->nev], g->compute);
+    int e = g->kernel->launch(&a, g->compute, g->have_info ? NULL : &g->info);
+    if (e != 0) {
+        snprintf(err, errlen, "%s (%dx%dx%d local gemm): %s", g->kernel->name,
+                 a.m, a.n, a.k, gp_cuda_msg(e));
+        return -1;
+    }
+    g->have_info = 1;
+    cudaEventRecord(g->ev[g->nev + 1], g->compute);
+    g->nev += 2;
+    note_width(g, kb);
+    return gp_gpu_fail(cudaEventRecord(g->slot_free[s], g->compute),
+                       "cudaEventRecord", err, errlen);
+}
+
+/* Wait for the gemms, moving the transport's broadcasts meanwhile. */
+static int gpu_sync(void *ctx, char *err, size_t errlen)
+{
+    gp_gpu_rank *g = ctx;
+    int e;
+    if (!g->progress)
+        e = cudaStreamSynchronize(g->compute);
+    else
+        while ((e = cudaStreamQuery(g->compute)) == cudaErrorNotReady)
+            if (g->progress(g->progress_ctx, err, errlen) != 0)
+                return -1;
+    if (gp_gpu_fail(e, g->kernel->name, err, errlen) < 0)
+        return -1;
+    for (int i = 0; i < g->nev; i += 2) {
+        float ms = 0;
+        if (cudaEventElapsedTime(&ms, g->ev[i], g->ev[i + 1]) == cudaSuccess)
+            g->gemm_ms += ms;
+    }
+    g->gemms += g->nev / 2;
+    g->nev = 0;
+    return 0;
+}
+
+double gp_gpu_gemm_ms(void *bctx)
+{
+    return ((const gp_gpu_rank *)bctx)->gemm_ms;
+}
+
+static int gpu_counters(void *ctx, gp_row *r, char *err, size_t errlen)
+{
+    return gp_gpu_counters(ctx, r, err, errlen);
+}
+
+static const char *gpu_describe(void *ctx)
+{
+    return ((gp_gpu_rank *)ctx)->what;
+}
+
+const gp_dist_backend gp_dist_backend_gpu = {
+    .name = "gpu",
+    .device_memory = 1,
+    .open = gpu_open,
+    .buf = gpu_buf,
+    .upload = gpu_upload,
+    .download = gpu_download,
+    .zero_c = gpu_zero_c,
+    .copy2d = gpu_copy2d,
+    .gemm = gpu_gemm,
+    .sync = gpu_sync,
+    .counters = gpu_counters,
+    .describe = gpu_describe,
+    .close = gpu_close,
+};
+
+gp_gpu_rank *gp_gpu_rank_of(const gp_dist_backend *be, void *bctx,
+                            const char *transport, char *err, size_t errlen)
+{
+    if (be == &gp_dist_backend_gpu && bctx)
+        return bctx;
+    snprintf(err, errlen, "--comm %s moves GPU buffers; the local kernel runs "
+             "on the CPU (use --comm mpi or auto)", transport);
+    return NULL;
+}
