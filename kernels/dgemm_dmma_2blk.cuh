@@ -1,6 +1,7 @@
-/* dgemm_dmma_2blk.cuh - the FP64 tensor-core kernel of rung 09
- * (dgemm_dmma_tuned), templated on the k depth, the pipeline depth and the
- * block rasterisation so that alternatives are one line each.
+/* dgemm_dmma_2blk.cuh - the FP64 tensor-core kernel of rungs 09-11
+ * (dgemm_dmma_tuned, dgemm_dmma_interior, dgemm_dmma_k8), templated on
+ * the k depth, the pipeline depth, the block rasterisation and two
+ * switches (Variant below) so that alternatives are one line each.
  *
  * Shape (cuBLAS's sm90 DGEMM shape, in our row-major terms): 128 threads =
  * 4 warps in a 2 x 2 grid, a 64x128 block tile of C, warp tiles 32x64, and
@@ -37,6 +38,13 @@
  *    issue in its first k16 step.
  *  - GROUP > 0: blocks rasterised in groups of GROUP tile rows walked
  *    column by column (L2 reuse of the B panels); 0: a plain 2D grid.
+ *  - INTERIOR (rung 10): a block whose tile lies inside m and n copies
+ *    the k tiles that lie wholly inside k with unchecked cp.async (no
+ *    byte counts, no selects); the last tiles and edge blocks keep the
+ *    checked copies.  K8 (rung 11): each m16n8k16 issued as two m16n8k8,
+ *    cuBLAS's sm90 instruction, on the same fragment registers.  Both on
+ *    the 16-byte copy path only: at 255 registers the 8-byte path has no
+ *    room for either, and runs the plain kernel.
  */
 #ifndef GEMMPROF_DGEMM_DMMA_2BLK_CUH
 #define GEMMPROF_DGEMM_DMMA_2BLK_CUH
@@ -63,7 +71,47 @@ struct Cfg {
     static_assert(BK % 16 == 0 && STAGES >= 2, "k tile of k16 steps");
     static_assert(NC % CSTEPS == 0, "copies spread evenly over the steps");
     static_assert(STAGE % 2 == 0, "stages 16-byte aligned");
+    static constexpr bool K8 = false, INTERIOR = false;
 };
+
+/* K with the switches of rungs 10 and 11 on (a Cfg keeps them off, so
+ * that rung 09 instantiates the kernel it always did, name included). */
+template <class K, bool K8_, bool INTERIOR_>
+struct Variant : K {
+    static constexpr bool K8 = K8_, INTERIOR = INTERIOR_;
+};
+
+/* EMU-CUT-BEGIN: PTX the CPU emulator provides itself */
+/* d = a * b + d, one 16x8x8 FP64 tile (PTX 7.8, sm_90), C as m16n8k16:
+ * a[i] = A[g + 8(i & 1)][t + 4(i >> 1)], b[i] = B[t + 4i][g], so the two
+ * halves of an m16n8k16's fragments (a[0..3], b[0..1] and a[4..7],
+ * b[2..3]) are its k 0-7 and 8-15. */
+__device__ __forceinline__ void dmma_1688(double (&lo)[2], double (&hi)[2],
+                                          double a0, double a1, double a2,
+                                          double a3, double b0, double b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+d"(lo[0]), "+d"(lo[1]), "+d"(hi[0]), "+d"(hi[1])
+        : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+#else
+    gp_dmma_884(lo, a0, b0);
+    gp_dmma_884(hi, a1, b0);
+    gp_dmma_884(lo, a2, b1);
+    gp_dmma_884(hi, a3, b1);
+#endif
+}
+
+/* 16-byte copy known to lie inside the matrix: no source size operand */
+__device__ __forceinline__ void cp_async16_full(double *smem,
+                                                const double *gmem)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n"
+                 :: "r"(s), "l"(gmem) : "memory");
+}
+/* EMU-CUT-END */
 
 __device__ __forceinline__ int pair_count(int left)
 {
@@ -139,6 +187,19 @@ struct Copier {
                                  r < krem ? bbytes : 0);
                 }
             }
+        }
+    }
+
+    /* copy(c) of a tile wholly inside the matrices (16-byte path) */
+    __device__ __forceinline__ void copy_full(int c, double *st,
+                                              int ldb) const
+    {
+        static_assert(VEC, "unchecked copies on the 16-byte path only");
+        if (c < K::NA) {
+            cp_async16_full(st + adst + c * RS * BK, a + (size_t)c * astep);
+        } else {
+            int r = 2 * (c - K::NA);
+            cp_async16_full(st + bdst + r * BS, b + (size_t)r * ldb);
         }
     }
 
@@ -241,13 +302,111 @@ __device__ __forceinline__ void tile_of_block(int m, int n, int &row0,
     col0 = in / rows * BN;
 }
 
+/* The four MMAs of n16 block I against m8 blocks j = 0..3.  K8: each as
+ * two m16n8k8, k 0-7 for all j first, then k 8-15, so that an accumulator
+ * is reused four MMAs later, not at once.  RELOAD (the last n16 block of
+ * a k16 step): each B operand is replaced by step s's of src as soon as
+ * the MMA that last reads it has issued. */
+template <bool K8, bool RELOAD, int BK>
+__device__ __forceinline__ void mmas(double (&acc)[4][2][2],
+                                     const double (&af)[8],
+                                     double (&bf)[4][4], const double *src,
+                                     int a0, int a1, int s)
+{
+    if (K8) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            dmma_1688(acc[j][0], acc[j][1], af[0], af[1], af[2], af[3],
+                      bf[j][0], bf[j][1]);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            dmma_1688(acc[j][0], acc[j][1], af[4], af[5], af[6], af[7],
+                      bf[j][2], bf[j][3]);
+            if (RELOAD)
+                frag_at<BK>(bf[j], src + a0, src + a1, s, j);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            gp_dmma_16816(acc[j][0], acc[j][1], af, bf[j]);
+            if (RELOAD)
+                frag_at<BK>(bf[j], src + a0, src + a1, s, j);
+        }
+    }
+}
+
+/* What the k loop carries from tile to tile: the fragments the next MMAs
+ * use, and the stages of tiles kt and kt+S-1. */
+struct Loop {
+    double af[8], bf[4][4];
+    int cur, fil;
+};
+
+/* One k tile.  FULL: tile kt+S-1 lies wholly inside the matrices, so its
+ * copies go unchecked (krem unused). */
+template <class K, bool VEC, bool FULL>
+__device__ __forceinline__ void tile(Loop &L, double (&acc)[4][4][2][2],
+                                     Copier<K, VEC> &cp, double *smem,
+                                     int ldb, int krem, int a0, int a1,
+                                     int boff)
+{
+    constexpr int S = K::STAGES, KS = K::KS, BK = K::BK;
+    constexpr bool K8 = K::K8 && VEC;
+    int nxt = L.cur + 1 == S ? 0 : L.cur + 1;
+    const double *st = smem + L.cur * K::STAGE;
+    const double *ns = smem + nxt * K::STAGE;
+    double *fs = smem + L.fil * K::STAGE;
+#pragma unroll
+    for (int s = 0; s < KS; ++s)
+#pragma unroll
+        for (int I = 0; I < 4; ++I) {
+            int step = 4 * s + I;
+            if (step < K::CSTEPS)
+#pragma unroll
+                for (int c = step * K::PER_STEP; c < (step + 1) * K::PER_STEP;
+                     ++c) {
+                    if constexpr (FULL)
+                        cp.copy_full(c, fs, ldb);
+                    else
+                        cp.copy(c, fs, ldb, krem);
+                }
+            double an[8];
+            if (I < 3) {
+                frag_bt(an, st + boff, s, I + 1);
+            } else if (s < KS - 1) {
+                frag_bt(an, st + boff, s + 1, 0);
+            } else {
+                /* every fragment of stage cur is loaded: wait for tile
+                 * kt+1 (committed: tiles ..kt+S-1), sync (which also
+                 * frees stage cur) and start on tile kt+1 while the last
+                 * 4 MMAs of tile kt issue (past the end: data nobody
+                 * uses) */
+                gp_cp_async_commit();
+                gp_cp_async_wait<S - 2>();
+                __syncthreads();
+                frag_bt(an, ns + boff, 0, 0);
+            }
+            if (I < 3)
+                mmas<K8, false, BK>(acc[I], L.af, L.bf, st, a0, a1, 0);
+            else
+                mmas<K8, true, BK>(acc[3], L.af, L.bf, s < KS - 1 ? st : ns,
+                                   a0, a1, s < KS - 1 ? s + 1 : 0);
+#pragma unroll
+            for (int x = 0; x < 8; ++x)
+                L.af[x] = an[x];
+        }
+    cp.advance(ldb);
+    L.fil = L.cur;
+    L.cur = nxt;
+}
+
 template <class K, bool VEC>
 __global__ void __launch_bounds__(NT, 2)
 dgemm_dmma_2blk(int m, int n, int k, double alpha, const double *A, int lda,
                 const double *B, int ldb, double beta, double *C, int ldc,
                 int vecc)
 {
-    constexpr int S = K::STAGES, KS = K::KS, BK = K::BK;
+    constexpr int S = K::STAGES, BK = K::BK;
     extern __shared__ __align__(16) double d2_smem[];
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     int g = lane >> 2, t = lane & 3, p = g & 1;
@@ -271,74 +430,31 @@ dgemm_dmma_2blk(int m, int n, int k, double alpha, const double *A, int lda,
     gp_cp_async_wait<S - 2>(); /* tile 0 is mine ... */
     __syncthreads();           /* ... and everyone's */
 
-    double af[8], bf[4][4]; /* the fragments the next MMAs use */
-    frag_bt(af, d2_smem + boff, 0, 0);
+    Loop L;
+    frag_bt(L.af, d2_smem + boff, 0, 0);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
-        frag_at<BK>(bf[j], d2_smem + a0, d2_smem + a1, 0, j);
-    int cur = 0, fil = S - 1; /* stages of tiles kt and kt+S-1 */
-    for (int kt = 0; kt < ktiles; ++kt) {
-        int nxt = cur + 1 == S ? 0 : cur + 1;
-        const double *st = d2_smem + cur * K::STAGE;
-        const double *ns = d2_smem + nxt * K::STAGE;
-        double *fs = d2_smem + fil * K::STAGE;
-        int krem = k - (kt + S - 1) * BK;
-#pragma unroll
-        for (int s = 0; s < KS; ++s)
-#pragma unroll
-            for (int I = 0; I < 4; ++I) {
-                int step = 4 * s + I;
-                if (step < K::CSTEPS)
-#pragma unroll
-                    for (int c = step * K::PER_STEP;
-                         c < (step + 1) * K::PER_STEP; ++c)
-                        cp.copy(c, fs, ldb, krem);
-                double an[8];
-                if (I < 3) {
-                    frag_bt(an, st + boff, s, I + 1);
-                } else if (s < KS - 1) {
-                    frag_bt(an, st + boff, s + 1, 0);
-                } else {
-                    /* every fragment of stage cur is loaded: wait for tile
-                     * kt+1 (committed: tiles ..kt+S-1), sync (which also
-                     * frees stage cur) and start on tile kt+1 while the
-                     * last 4 MMAs of tile kt issue (past the end: data
-                     * nobody uses) */
-                    gp_cp_async_commit();
-                    gp_cp_async_wait<S - 2>();
-                    __syncthreads();
-                    frag_bt(an, ns + boff, 0, 0);
-                }
-                if (I < 3) {
-#pragma unroll
-                    for (int j = 0; j < 4; ++j)
-                        gp_dmma_16816(acc[I][j][0], acc[I][j][1], af, bf[j]);
-                } else {
-                    /* the next step's B operands replace this one's as soon
-                     * as the MMA that reads them has issued */
-                    const double *src = s < KS - 1 ? st : ns;
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) {
-                        gp_dmma_16816(acc[3][j][0], acc[3][j][1], af, bf[j]);
-                        frag_at<BK>(bf[j], src + a0, src + a1,
-                                    s < KS - 1 ? s + 1 : 0, j);
-                    }
-                }
-#pragma unroll
-                for (int x = 0; x < 8; ++x)
-                    af[x] = an[x];
-            }
-        cp.advance(ldb);
-        fil = cur;
-        cur = nxt;
+        frag_at<BK>(L.bf[j], d2_smem + a0, d2_smem + a1, 0, j);
+    L.cur = 0;
+    L.fil = S - 1;
+    int kt = 0;
+    if constexpr (K::INTERIOR && VEC) {
+        /* tiles kt whose copied tile kt+S-1 ends inside k */
+        if (row0 + BM <= m && col0 + BN <= n)
+            for (int kfull = k / BK - S + 1; kt < kfull; ++kt)
+                tile<K, VEC, true>(L, acc, cp, d2_smem, ldb, 0, a0, a1, boff);
     }
+    for (; kt < ktiles; ++kt)
+        tile<K, VEC, false>(L, acc, cp, d2_smem, ldb, k - (kt + S - 1) * BK,
+                            a0, a1, boff);
     gp_cp_async_wait<0>(); /* the zero fills past the end: leave none behind */
     epilogue(acc, C, ldc, m, n, row0 + wrow + 2 * t, col0 + wcol + 2 * g,
              alpha, beta, vecc != 0);
 }
 
 /* The launcher: 16-byte copies when lda, ldb are even and A, B 16-byte
- * aligned; double2 stores when ldc is even and C aligned. */
+ * aligned (and only then K8 and INTERIOR); double2 stores when ldc is even
+ * and C aligned. */
 template <class K>
 int launch(const gemm_args *a, cudaStream_t s, gp_launch_info *info)
 {
@@ -349,8 +465,10 @@ int launch(const gemm_args *a, cudaStream_t s, gp_launch_info *info)
                  int, double, double *, int, int) =
         vec ? dgemm_dmma_2blk<K, true> : dgemm_dmma_2blk<K, false>;
     char config[64];
-    snprintf(config, sizeof config, "64x128x%d/warp32x64/m16n8k16/%dstage/g%d/cp%d",
-             K::BK, K::STAGES, K::GROUP, vec ? 16 : 8);
+    snprintf(config, sizeof config,
+             "64x128x%d/warp32x64/%s/%dstage/g%d/cp%d%s", K::BK,
+             K::K8 && vec ? "m16n8k8" : "m16n8k16", K::STAGES, K::GROUP,
+             vec ? 16 : 8, K::INTERIOR && vec ? "/interior" : "");
     /* above the 48 KB default, so opt in */
     cudaError_t e = cudaFuncSetAttribute((const void *)kern,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,

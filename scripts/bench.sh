@@ -30,7 +30,7 @@ status=0
 run() {  # name, then gemmprof arguments
     local name=$1; shift
     echo "== $name"
-    "$GP" "$@" --reps "$REPS" --quiet --out "$D/$name.csv" 2>>"$D/bench.log" || status=1
+    "$GP" "$@" --reps "$REPS" --quiet --out "$D/$name.csv" >>"$D/bench.log" 2>&1 || status=1
 }
 
 run fp32-square   --kernel "$FP32,cublas" --sizes 1024,2048,4096,8192 --metrics none

@@ -12,7 +12,10 @@ RUNS=(
     dist/naive_1x4_300x260x32_fp64 dist/blocked_4x1_300x260x32_fp32
     dist/naive_4x1_1x1x1_fp64_idle_ranks dist/blocked_1x4_1x1x1_fp32_idle_ranks
     dist/blocked_2x2_kblock_panel_grouping dist/np1_blocked_97x61x45_fp32
-    dist/sampled_check_says_so dist/cpu_blas_2x2_fp64
+    dist/blocked_1x2_grouped_a_in_place_b_packed dist/naive_2x1_grouped_b_in_place_a_packed
+    dist/blocked_1x3_grouped_fp64 dist/np1_in_place_panels_97x61x45_fp64
+    dist/np1_comm_ms_near_zero
+    dist/sampled_check_says_so dist/cpu_blas_2x2_fp64 dist/cpu_blas_np1_in_place_panels
     dist/rank_rows_and_summary dist/diff_pairs_rank_rows
     dist/diff_refuses_other_grid
     dist/bad_grid_exit2_one_line dist/bad_block_zero_exit2_one_line
@@ -85,6 +88,24 @@ run_ok dist/blocked_1x4_1x1x1_fp32_idle_ranks 4 --grid 1x4 --block 8x8 --mnk 1,1
 # K blocks of 4 grouped 3 to a panel, C blocks 16x8: the K rule and grouping
 run_ok dist/blocked_2x2_kblock_panel_grouping 4 --grid 2x2 --block 16x8 --kblock 4 --panel 12 --mnk 97,61,45 --local cpu_blocked
 run_ok dist/np1_blocked_97x61x45_fp32 1 --grid 1x1 --block 8x8 --mnk 97,61,45 --local cpu_blocked --precision fp32
+# Panels of 3 K-blocks: on 1x2 the owner's A blocks lie side by side (read
+# in place, one pack to send) while its B blocks are scattered over local B
+# (packed); 2x1 the other way round; 1 rank reads both in place with
+# leading dimensions wider than the panel.
+run_ok dist/blocked_1x2_grouped_a_in_place_b_packed 2 --grid 1x2 --block 8x8 --panel 24 --mnk 97,61,45 --local cpu_blocked --precision fp32
+run_ok dist/naive_2x1_grouped_b_in_place_a_packed 2 --grid 2x1 --block 8x8 --panel 24 --mnk 97,61,45 --local cpu_naive --precision fp64
+run_ok dist/blocked_1x3_grouped_fp64 3 --grid 1x3 --block 8x8 --panel 16 --mnk 97,61,45 --local cpu_blocked --precision fp64
+run_ok dist/np1_in_place_panels_97x61x45_fp64 1 --grid 1x1 --block 8x8 --panel 16 --mnk 97,61,45 --local cpu_naive --precision fp64
+
+# One rank has nothing to send or pack (every panel is read in place), so
+# comm_ms is loop overhead: far under 1% of the time (packing on the
+# critical path used to cost some 5% here).
+csv=$TMP/np1_comm.csv
+dist 1 --grid 1x1 --block 8x8 --mnk 300,260,512 --local cpu_blocked --reps 3 --out "$csv"; rc=$?
+comm=$(field "$csv" comm_ms | tail -1) time=$(field "$csv" time_ms | tail -1)
+if [ $rc = 0 ] && awk -v c="$comm" -v t="$time" 'BEGIN { exit !(t > 0 && c < 0.01 * t) }'; then
+    pass dist/np1_comm_ms_near_zero
+else fail dist/np1_comm_ms_near_zero "exit $rc: comm_ms $comm of time_ms $time"; fi
 
 # Over --check-budget each rank checks a sample of its C and says so;
 # --quiet leaves stdout empty.
@@ -98,6 +119,8 @@ else fail dist/sampled_check_says_so "exit $rc: $(field "$csv" verify_scope 2>&1
 dist 4 --grid 2x2 --mnk 97,61,45 --block 8x8 --local cpu_blas --reps 2 --out "$TMP/blas.csv"
 if [ $? = 2 ] && grep -q 'no CPU BLAS' "$TMP/err"; then skip dist/cpu_blas_2x2_fp64 "no CPU BLAS library"
 else run_ok dist/cpu_blas_2x2_fp64 4 --grid 2x2 --mnk 97,61,45 --block 8x8 --local cpu_blas; fi
+if grep -q 'no CPU BLAS' "$TMP/err"; then skip dist/cpu_blas_np1_in_place_panels "no CPU BLAS library"
+else run_ok dist/cpu_blas_np1_in_place_panels 1 --mnk 97,61,45 --block 8x8 --panel 16 --local cpu_blas; fi
 
 # The rows: rank 0..3 then "all"; grid, block, comm filled; stdout's table.
 a=$TMP/dist_naive_2x2_97x61x45_fp64.csv

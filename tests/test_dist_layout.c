@@ -155,6 +155,72 @@ static void schedule_groups_up_to_the_panel_width(void **state)
     gp_dist_schedule_free(&s);
 }
 
+/* The j-th K index of panel p, in the order the panel holds them. */
+static long panel_index(const gp_dist_schedule *s, const gp_dist_panel *p,
+                        long k, long bk, long j)
+{
+    for (long i = 0; i < p->count; i++) {
+        long t = s->blocks[p->first + i], w = gp_dist_kblock_width(k, bk, t);
+        if (j < w)
+            return t * bk + j;
+        j -= w;
+    }
+    return -1;
+}
+
+/* A start l says: the owner's local indices l .. l+W-1 are the panel's
+ * K indices in order.  -1 says no start does (checked from the first
+ * block's place, the only candidate). */
+static void check_local_start(long k, long bk, int pr, int pc, long group)
+{
+    gp_dist_schedule s;
+    char err[256];
+    assert_int_equal(gp_dist_schedule_make(&s, k, bk, pr, pc, group, err, sizeof err), 0);
+    for (long i = 0; i < s.npanels; i++)
+        for (int side = 0; side < 2; side++) {
+            const gp_dist_panel *p = &s.panels[i];
+            int np = side ? pr : pc, owner = side ? p->root_row : p->root_col;
+            long start = gp_dist_panel_local_start(&s, p, k, bk, np);
+            long cand = gp_bc_g2l(s.blocks[p->first] * bk, bk, np), j = 0;
+            long own = gp_bc_numroc(k, bk, owner, np);
+            while (j < p->width && cand + j < own &&
+                   gp_bc_l2g(cand + j, bk, owner, np) == panel_index(&s, p, k, bk, j))
+                j++;
+            assert_int_equal(start, j == p->width ? cand : -1);
+        }
+    gp_dist_schedule_free(&s);
+}
+
+static void panel_local_start_only_for_side_by_side_blocks(void **state)
+{
+    (void)state;
+    gp_dist_schedule s;
+    char err[256];
+    /* 1x2, blocks of 8, K = 45 grouped 3: panel 0 is blocks 0, 2, 4, local
+     * A columns 0..23 of process column 0, but rows 0-7, 16-23, 32-39 of
+     * the one process row's local B: A in place, B packed */
+    assert_int_equal(gp_dist_schedule_make(&s, 45, 8, 1, 2, 3, err, sizeof err), 0);
+    assert_int_equal(gp_dist_panel_local_start(&s, &s.panels[0], 45, 8, 2), 0);
+    assert_int_equal(gp_dist_panel_local_start(&s, &s.panels[0], 45, 8, 1), -1);
+    assert_int_equal(gp_dist_panel_local_start(&s, &s.panels[1], 45, 8, 2), 0);
+    gp_dist_schedule_free(&s);
+    /* 1x1: panels of 4 blocks start at local 0, 32, 64 */
+    assert_int_equal(gp_dist_schedule_make(&s, 80, 8, 1, 1, 4, err, sizeof err), 0);
+    for (long i = 0; i < s.npanels; i++)
+        assert_int_equal(gp_dist_panel_local_start(&s, &s.panels[i], 80, 8, 1), 32 * i);
+    gp_dist_schedule_free(&s);
+    for (size_t g = 0; g < 3; g++) {
+        static const long groups[] = { 1, 3, 1000 };
+        check_local_start(45, 8, 2, 2, groups[g]);
+        check_local_start(45, 8, 1, 4, groups[g]);
+        check_local_start(45, 8, 4, 1, groups[g]);
+        check_local_start(1000, 7, 2, 3, groups[g]);
+        check_local_start(4096, 128, 4, 6, groups[g]);
+        check_local_start(4096, 128, 2, 4, groups[g]);
+        check_local_start(1, 8, 1, 4, groups[g]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -164,6 +230,7 @@ int main(void)
         cmocka_unit_test(geometry_is_row_major_grid),
         cmocka_unit_test(schedule_covers_k_once_with_shared_owners),
         cmocka_unit_test(schedule_groups_up_to_the_panel_width),
+        cmocka_unit_test(panel_local_start_only_for_side_by_side_blocks),
     };
     return cmocka_run_group_tests_name("dist_layout", tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
  *  - a LOCAL BACKEND owns the rank's local matrices and panel buffers in its
  *    own memory (host for CPU kernels, device for GPU kernels) and runs the
  *    local update C += Apanel * Bpanel;
- *  - a PANEL TRANSPORT broadcasts a panel buffer (backend memory) from a root
+ *  - a PANEL TRANSPORT broadcasts a panel (backend memory) from a root
  *    along a process row or column, split into post and wait so that the
  *    next panel travels while the current one is multiplied.
  *
@@ -23,8 +23,18 @@
  * groups K-blocks with the same owner pair (same t mod lcm(Pr,Pc)), so each
  * panel is ONE broadcast along each row (A) and each column (B); the sum over
  * k does not care in which order the K-blocks come.  A panel of width W is
- * mloc x W (leading dimension W) for A and W x nloc (leading dimension nloc)
- * for B, contiguous: count = mloc*W resp. W*nloc elements.
+ * mloc x W for A and W x nloc for B.  Broadcast, it is contiguous: leading
+ * dimension W resp. nloc, count = mloc*W resp. W*nloc elements.
+ *
+ * Packing stays off the critical path: where the owner's K-blocks of a
+ * panel sit side by side in its local matrix (gp_dist_panel_local_start),
+ * the owner's gemm reads them in place (A: leading dimension kloc_a; B:
+ * nloc) and a B panel is broadcast straight from local B (its rows are
+ * contiguous).  An A panel is packed only to be broadcast (one strided
+ * copy, none when the process row has one rank); a panel whose blocks are
+ * scattered locally is packed block by block.  Packs may be asynchronous
+ * (the GPU backend runs them on a copy stream) and are issued one step
+ * ahead, beside the previous panel's gemm.
  */
 #ifndef GP_DIST_H
 #define GP_DIST_H
@@ -85,16 +95,23 @@ struct gp_dist_backend {
     /* Zero local C before each repetition (device_memory == 0 only: a
      * device backend gets a zero C uploaded instead, timed as transfer). */
     int (*zero_c)(void *ctx, char *err, size_t errlen);
-    /* Packing a panel: copy a rows x cols sub-matrix within backend memory,
-     * pitches in elements.  Complete on return (the buffer may be handed to
-     * MPI right after).  Never called while a gemm is in flight. */
-    int (*copy2d)(void *ctx, void *dst, size_t dpitch, const void *src,
-                  size_t spitch, size_t rows, size_t cols,
-                  char *err, size_t errlen);
-    /* C += Apanel[slot] (mloc x kb, ld kb) * Bpanel[slot] (kb x nloc, ld
-     * nloc).  May be asynchronous; `sync` waits for it.  The core calls it
-     * only with mloc, nloc, kb all >= 1, and times gemm + sync as compute. */
-    int (*gemm)(void *ctx, int slot, int kb, char *err, size_t errlen);
+    /* Packing (part of) panel `slot` of `which` (GP_DIST_APANEL or
+     * _BPANEL): copy a rows x cols sub-matrix of backend memory to dst,
+     * inside that panel buffer, pitches in elements.  May be asynchronous:
+     * the backend orders it after the last gemm of that slot, and before
+     * any later gemm and any transport post of that slot (a device backend
+     * with an event its transports wait on; the CPU one copies at once). */
+    int (*pack)(void *ctx, gp_dist_buf which, int slot, void *dst,
+                size_t dpitch, const void *src, size_t spitch, size_t rows,
+                size_t cols, char *err, size_t errlen);
+    /* C += A (mloc x kb, leading dimension lda) * B (kb x nloc, leading
+     * dimension ldb), A and B anywhere in backend memory: panel `slot` or
+     * the rank's own local A/B read in place.  `slot` is the panel slot
+     * the gemm belongs to (it frees that slot for the next post).  May be
+     * asynchronous; `sync` waits for it.  The core calls it only with
+     * mloc, nloc, kb all >= 1, and times gemm + sync as compute. */
+    int (*gemm)(void *ctx, int slot, const void *a, int lda, const void *b,
+                int ldb, int kb, char *err, size_t errlen);
     int (*sync)(void *ctx, char *err, size_t errlen);
     /* Optional (NULL): fill r->metric[] (CUPTI counters of the local
      * gemms, summed over this rank's last repetition) and r->config
@@ -143,10 +160,15 @@ struct gp_dist_transport {
                 const gp_dist_backend *be, void *bctx,
                 gp_precision precision, size_t max_count,
                 char *err, size_t errlen);
-    /* Start broadcasting `count` elements at `buf` (backend memory) from
-     * `root` (rank in the dir communicator) into the same buffer on every
-     * other rank of it.  Every rank of the communicator calls it with the
-     * same count and root.  One broadcast in flight per (dir, slot). */
+    /* Start broadcasting `count` contiguous elements at `buf` (backend
+     * memory) from `root` (rank in the dir communicator) to every other
+     * rank of it, landing in their `buf`.  On the root buf is where the
+     * panel is: panel slot `slot` (packed, perhaps still being packed: a
+     * device transport waits for the backend's pack of (dir, slot)) or a
+     * part of local B; elsewhere it is the panel slot.  Every rank of the
+     * communicator calls it with the same count and root.  One broadcast
+     * in flight per (dir, slot).  The core does not post along a
+     * communicator of one rank. */
     int (*post)(void *ctx, gp_dist_dir dir, int slot, void *buf,
                 size_t count, int root, char *err, size_t errlen);
     /* Wait until the (dir, slot) broadcast has landed in buf. */

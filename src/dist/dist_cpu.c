@@ -159,12 +159,13 @@ static int cpu_zero_c(void *ctx, char *err, size_t errlen)
     return 0;
 }
 
-static int cpu_copy2d(void *ctx, void *dst, size_t dpitch, const void *src,
-                      size_t spitch, size_t rows, size_t cols,
-                      char *err, size_t errlen)
+/* Synchronous: the panel is ready when this returns. */
+static int cpu_pack(void *ctx, gp_dist_buf which, int slot, void *dst,
+                    size_t dpitch, const void *src, size_t spitch, size_t rows,
+                    size_t cols, char *err, size_t errlen)
 {
     cpu_ctx *x = ctx;
-    (void)err, (void)errlen;
+    (void)which, (void)slot, (void)err, (void)errlen;
     for (size_t r = 0; r < rows; r++)
         memcpy((char *)dst + r * dpitch * x->esize,
                (const char *)src + r * spitch * x->esize, cols * x->esize);
@@ -173,13 +174,14 @@ static int cpu_copy2d(void *ctx, void *dst, size_t dpitch, const void *src,
 
 /* The textbook triple loop: one dot product per entry of C. */
 #define NAIVE(T)                                                             \
-    static void naive_##T(int m, int n, int kb, const T *a, const T *b, T *c) \
+    static void naive_##T(int m, int n, int kb, const T *a, int lda,        \
+                          const T *b, int ldb, T *c)                         \
     {                                                                        \
         for (int i = 0; i < m; i++)                                          \
             for (int j = 0; j < n; j++) {                                    \
                 T s = 0;                                                     \
                 for (int p = 0; p < kb; p++)                                 \
-                    s += a[(size_t)i * kb + p] * b[(size_t)p * n + j];       \
+                    s += a[(size_t)i * lda + p] * b[(size_t)p * ldb + j];    \
                 c[(size_t)i * n + j] += s;                                   \
             }                                                                \
     }
@@ -189,7 +191,8 @@ static int cpu_copy2d(void *ctx, void *dst, size_t dpitch, const void *src,
 enum { TILE_M = 64, TILE_K = 256, TILE_N = 512 };
 #define BLOCKED(T)                                                           \
     static void blocked_##T(int m, int n, int kb, const T *restrict a,       \
-                            const T *restrict b, T *restrict c)              \
+                            int lda, const T *restrict b, int ldb,           \
+                            T *restrict c)                                   \
     {                                                                        \
         for (int i0 = 0; i0 < m; i0 += TILE_M)                               \
             for (int p0 = 0; p0 < kb; p0 += TILE_K)                          \
@@ -199,8 +202,8 @@ enum { TILE_M = 64, TILE_K = 256, TILE_N = 512 };
                     int j1 = j0 + TILE_N < n ? j0 + TILE_N : n;              \
                     for (int i = i0; i < i1; i++)                            \
                         for (int p = p0; p < p1; p++) {                      \
-                            T x = a[(size_t)i * kb + p];                     \
-                            const T *brow = b + (size_t)p * n;               \
+                            T x = a[(size_t)i * lda + p];                    \
+                            const T *brow = b + (size_t)p * ldb;             \
                             T *crow = c + (size_t)i * n;                     \
                             for (int j = j0; j < j1; j++)                    \
                                 crow[j] += x * brow[j];                      \
@@ -215,27 +218,28 @@ BLOCKED(double)
 
 enum { ROW_MAJOR = 101, NO_TRANS = 111 };
 
-static int cpu_gemm(void *ctx, int slot, int kb, char *err, size_t errlen)
+/* a and b: a panel slot or local A/B in place (dist.h); C is local C. */
+static int cpu_gemm(void *ctx, int slot, const void *a, int lda, const void *b,
+                    int ldb, int kb, char *err, size_t errlen)
 {
     cpu_ctx *x = ctx;
     int m = x->loc.mloc, n = x->loc.nloc, dbl = x->loc.precision == GP_FP64;
-    const void *a = x->ap[slot & 1], *b = x->bp[slot & 1];
-    (void)err, (void)errlen;
+    (void)slot, (void)err, (void)errlen;
     switch (x->kind) {
     case CPU_NAIVE:
-        if (dbl) naive_double(m, n, kb, a, b, x->c);
-        else     naive_float(m, n, kb, a, b, x->c);
+        if (dbl) naive_double(m, n, kb, a, lda, b, ldb, x->c);
+        else     naive_float(m, n, kb, a, lda, b, ldb, x->c);
         break;
     case CPU_BLOCKED:
-        if (dbl) blocked_double(m, n, kb, a, b, x->c);
-        else     blocked_float(m, n, kb, a, b, x->c);
+        if (dbl) blocked_double(m, n, kb, a, lda, b, ldb, x->c);
+        else     blocked_float(m, n, kb, a, lda, b, ldb, x->c);
         break;
     case CPU_CBLAS:
         if (dbl)
-            x->dgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, m, n, kb, 1.0, a, kb, b, n,
+            x->dgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, m, n, kb, 1.0, a, lda, b, ldb,
                      1.0, x->c, n);
         else
-            x->sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, m, n, kb, 1.0f, a, kb, b, n,
+            x->sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, m, n, kb, 1.0f, a, lda, b, ldb,
                      1.0f, x->c, n);
         break;
     }
@@ -261,7 +265,7 @@ static const gp_dist_backend cpu_backend = {
     .upload = NULL,
     .download = NULL,
     .zero_c = cpu_zero_c,
-    .copy2d = cpu_copy2d,
+    .pack = cpu_pack,
     .gemm = cpu_gemm,
     .sync = cpu_sync,
     .counters = NULL,

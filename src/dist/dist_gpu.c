@@ -2,10 +2,12 @@
  * registered kernel (a rung or cuBLAS) on one GPU, picked by the rank's
  * number within its host, on panels kept in device memory.
  *
- * The gemms are C += Apanel * Bpanel (alpha 1, beta 1: the core uploads
- * a zero C before each repetition), launched through the kernel's own
- * launcher on the compute stream, an event pair around each, so the GPU
- * time of the local gemms is known apart from the host's view of it. */
+ * The gemms are C += A * B (alpha 1, beta 1: the core uploads a zero C
+ * before each repetition), A and B a panel slot or local A/B in place,
+ * launched through the kernel's own launcher on the compute stream, an
+ * event pair around each, so the GPU time of the local gemms is known
+ * apart from the host's view of it.  Packs run on the copy stream. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,9 @@ static void gpu_close(void *ctx)
         cudaFree(g->panel[1][s]);
         if (g->slot_free[s])
             cudaEventDestroy(g->slot_free[s]);
+        for (int ab = 0; ab < 2; ab++)
+            if (g->packed[ab][s])
+                cudaEventDestroy(g->packed[ab][s]);
     }
     for (int i = 0; i < g->evcap; i++)
         cudaEventDestroy(g->ev[i]);
@@ -140,8 +145,11 @@ static int gpu_open(void **ctx, const char *kernel, const gp_dist_local *loc,
     int e = cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&g->copy, cudaStreamNonBlocking);
-    for (int s = 0; s < 2 && e == cudaSuccess; s++)
+    for (int s = 0; s < 2 && e == cudaSuccess; s++) {
         e = cudaEventCreateWithFlags(&g->slot_free[s], cudaEventDisableTiming);
+        for (int ab = 0; ab < 2 && e == cudaSuccess; ab++)
+            e = cudaEventCreateWithFlags(&g->packed[ab][s], cudaEventDisableTiming);
+    }
     if (gp_gpu_fail(e, "creating streams", err, errlen) < 0)
         return -1;
     if (alloc_all(g, err, errlen) < 0 || gp_gpu_stage_open(g, err, errlen) < 0)
@@ -167,6 +175,7 @@ static int gpu_upload(void *ctx, gp_dist_buf which, const void *host,
     }
     if (which == GP_DIST_C) {           /* a fresh C: a new repetition */
         g->gemm_ms = 0;
+        g->pack_wait_ms = 0;
         g->gemms = 0;
         g->nwidths = 0;
     }
@@ -194,6 +203,7 @@ static int gpu_zero_c(void *ctx, char *err, size_t errlen)
     gp_gpu_rank *g = ctx;
     size_t n = elems(g, GP_DIST_C) * g->esize;
     g->gemm_ms = 0;
+    g->pack_wait_ms = 0;
     g->gemms = 0;
     g->nwidths = 0;
     if (n && gp_gpu_fail(cudaMemsetAsync(g->mat[GP_DIST_C], 0, n, g->compute),
@@ -202,27 +212,30 @@ static int gpu_zero_c(void *ctx, char *err, size_t errlen)
     return gp_gpu_fail(cudaStreamSynchronize(g->compute), "zeroing C", err, errlen);
 }
 
-/* Packing happens between gemms (never during one, the core's rule), so
- * the synchronisation that makes it complete on return costs only the
- * copy itself. */
-static int gpu_copy2d(void *ctx, void *dst, size_t dpitch, const void *src,
-                      size_t spitch, size_t rows, size_t cols,
-                      char *err, size_t errlen)
+/* On the copy stream, after the last gemm that read the slot; the gemms
+ * and root transports of the slot wait for `packed`, so nothing here
+ * blocks the host. */
+static int gpu_pack(void *ctx, gp_dist_buf which, int slot, void *dst,
+                    size_t dpitch, const void *src, size_t spitch, size_t rows,
+                    size_t cols, char *err, size_t errlen)
 {
     gp_gpu_rank *g = ctx;
+    int ab = which == GP_DIST_BPANEL, s = slot & 1;
     if (!rows || !cols)
         return 0;
-    int e = cudaMemcpy2DAsync(dst, dpitch * g->esize, src, spitch * g->esize,
-                              cols * g->esize, rows, cudaMemcpyDeviceToDevice,
-                              g->compute);
+    int e = cudaStreamWaitEvent(g->copy, g->slot_free[s], 0);
     if (e == cudaSuccess)
-        e = cudaStreamSynchronize(g->compute);
+        e = cudaMemcpy2DAsync(dst, dpitch * g->esize, src, spitch * g->esize,
+                              cols * g->esize, rows, cudaMemcpyDeviceToDevice,
+                              g->copy);
+    if (e == cudaSuccess)
+        e = cudaEventRecord(g->packed[ab][s], g->copy);
     return gp_gpu_fail(e, "packing a panel", err, errlen);
 }
 
 static int more_events(gp_gpu_rank *g, char *err, size_t errlen)
 {
-    if (g->nev + 2 <= g->evcap)
+    if (g->nev + 3 <= g->evcap)
         return 0;
     int cap = g->evcap ? 2 * g->evcap : 16;
     cudaEvent_t *ev = realloc(g->ev, (size_t)cap * sizeof *ev);
@@ -251,27 +264,45 @@ static void note_width(gp_gpu_rank *g, int kb)
     g->widths[g->nwidths++] = kb;
 }
 
-static int gpu_gemm(void *ctx, int slot, int kb, char *err, size_t errlen)
+/* 1 if p points into panel buffer [ab][s] (then the gemm reads a pack). */
+static int in_panel(const gp_gpu_rank *g, int ab, int s, const void *p)
+{
+    uintptr_t base = (uintptr_t)g->panel[ab][s], q = (uintptr_t)p;
+    size_t bytes = elems(g, (gp_dist_buf)(GP_DIST_APANEL + ab)) * g->esize;
+    return base && q >= base && q < base + bytes;
+}
+
+static int gpu_gemm(void *ctx, int slot, const void *a, int lda, const void *b,
+                    int ldb, int kb, char *err, size_t errlen)
 {
     gp_gpu_rank *g = ctx;
     int s = slot & 1;
-    gemm_args a = {
+    gemm_args args = {
         .m = g->loc.mloc, .n = g->loc.nloc, .k = kb, .alpha = 1.0, .beta = 1.0,
-        .A = g->panel[0][s], .B = g->panel[1][s], .C = g->mat[GP_DIST_C],
-        .lda = kb, .ldb = g->loc.nloc, .ldc = g->loc.nloc,
+        .A = a, .B = b, .C = g->mat[GP_DIST_C],
+        .lda = lda, .ldb = ldb, .ldc = g->loc.nloc,
     };
     if (more_events(g, err, errlen) < 0)
         return -1;
-    cudaEventRecord(g->ev[g->nev], g->compute);
-    int e = g->kernel->launch(&a, g->compute, g->have_info ? NULL : &g->info);
+    int e = cudaEventRecord(g->ev[g->nev], g->compute);
+    /* a panel packed here (not one received: the core waited for that) */
+    if (e == cudaSuccess && in_panel(g, 0, s, a))
+        e = cudaStreamWaitEvent(g->compute, g->packed[0][s], 0);
+    if (e == cudaSuccess && in_panel(g, 1, s, b))
+        e = cudaStreamWaitEvent(g->compute, g->packed[1][s], 0);
+    if (e == cudaSuccess)
+        e = cudaEventRecord(g->ev[g->nev + 1], g->compute);
+    if (gp_gpu_fail(e, "ordering a gemm after its pack", err, errlen) < 0)
+        return -1;
+    e = g->kernel->launch(&args, g->compute, g->have_info ? NULL : &g->info);
     if (e != 0) {
         snprintf(err, errlen, "%s (%dx%dx%d local gemm): %s", g->kernel->name,
-                 a.m, a.n, a.k, gp_cuda_msg(e));
+                 args.m, args.n, args.k, gp_cuda_msg(e));
         return -1;
     }
     g->have_info = 1;
-    cudaEventRecord(g->ev[g->nev + 1], g->compute);
-    g->nev += 2;
+    cudaEventRecord(g->ev[g->nev + 2], g->compute);
+    g->nev += 3;
     note_width(g, kb);
     return gp_gpu_fail(cudaEventRecord(g->slot_free[s], g->compute),
                        "cudaEventRecord", err, errlen);
@@ -290,12 +321,14 @@ static int gpu_sync(void *ctx, char *err, size_t errlen)
                 return -1;
     if (gp_gpu_fail(e, g->kernel->name, err, errlen) < 0)
         return -1;
-    for (int i = 0; i < g->nev; i += 2) {
+    for (int i = 0; i < g->nev; i += 3) {
         float ms = 0;
         if (cudaEventElapsedTime(&ms, g->ev[i], g->ev[i + 1]) == cudaSuccess)
+            g->pack_wait_ms += ms;
+        if (cudaEventElapsedTime(&ms, g->ev[i + 1], g->ev[i + 2]) == cudaSuccess)
             g->gemm_ms += ms;
     }
-    g->gemms += g->nev / 2;
+    g->gemms += g->nev / 3;
     g->nev = 0;
     return 0;
 }
@@ -303,6 +336,11 @@ static int gpu_sync(void *ctx, char *err, size_t errlen)
 double gp_gpu_gemm_ms(void *bctx)
 {
     return ((const gp_gpu_rank *)bctx)->gemm_ms;
+}
+
+double gp_gpu_pack_wait_ms(void *bctx)
+{
+    return ((const gp_gpu_rank *)bctx)->pack_wait_ms;
 }
 
 static int gpu_counters(void *ctx, gp_row *r, char *err, size_t errlen)
@@ -323,7 +361,7 @@ const gp_dist_backend gp_dist_backend_gpu = {
     .upload = gpu_upload,
     .download = gpu_download,
     .zero_c = gpu_zero_c,
-    .copy2d = gpu_copy2d,
+    .pack = gpu_pack,
     .gemm = gpu_gemm,
     .sync = gpu_sync,
     .counters = gpu_counters,

@@ -4,11 +4,14 @@
  * while a gemm still reads it.  Private to src/dist/dist_gpu*.c and
  * dist_nccl.c.
  *
- * Streams: `compute` runs the gemms, packing and zeroing; `copy` runs
- * uploads and downloads.  Transports bring their own streams and order
- * themselves against `slot_free`.  While sync() waits for a gemm it calls
- * the transport's progress function, so host-staged and MPI broadcasts
- * move while the GPU multiplies (MPI only progresses inside MPI calls). */
+ * Streams: `compute` runs the gemms and zeroing; `copy` runs uploads,
+ * downloads and the packing of panels, so that the pack of panel p+1 runs
+ * beside the gemm of panel p.  Transports bring their own streams and
+ * order themselves against `slot_free` (a receiver must not overwrite a
+ * slot a gemm still reads) and, on the root, `packed` (the panel they
+ * send must be packed).  While sync() waits for a gemm it calls the
+ * transport's progress function, so host-staged and MPI broadcasts move
+ * while the GPU multiplies (MPI only progresses inside MPI calls). */
 #ifndef GP_DIST_GPU_H
 #define GP_DIST_GPU_H
 
@@ -28,12 +31,18 @@ typedef struct {
     void *mat[3];                 /* GP_DIST_A, _B, _C                       */
     void *panel[2][2];            /* [0 A, 1 B][slot]                        */
     cudaEvent_t slot_free[2];     /* after the last gemm that read the slot  */
+    /* [0 A, 1 B][slot]: after the last pack into the panel buffer (on
+     * `copy`); never recorded is fine, CUDA then treats it as done. */
+    cudaEvent_t packed[2][2];
 
-    /* Event pairs around the gemms not yet synchronised; their GPU time
-     * adds up in gemm_ms, which a C upload (a new repetition) resets. */
+    /* Three events per gemm not yet synchronised: before its wait for a
+     * pack, before and after the launch.  Their GPU times add up in
+     * gemm_ms and pack_wait_ms, which a C upload (a new repetition)
+     * resets. */
     cudaEvent_t *ev;
     int nev, evcap;
     double gemm_ms;
+    double pack_wait_ms;
     long gemms;
     /* Widths of this repetition's gemms (for the counters). */
     int *widths;
@@ -57,6 +66,9 @@ typedef struct {
  * without launch and synchronisation overhead.  For the core, which
  * times gemm + sync on the host. */
 double gp_gpu_gemm_ms(void *bctx);
+/* GPU time the same gemms spent waiting for a pack of their panel that
+ * was not done yet: packing on the critical path, counted as comm. */
+double gp_gpu_pack_wait_ms(void *bctx);
 
 /* "what: CUDA message" into err; returns -1 (0 if e is cudaSuccess). */
 int gp_gpu_fail(int e, const char *what, char *err, size_t errlen);

@@ -3,10 +3,11 @@
  * on the others) or, where Open MPI is CUDA-aware, on the device pointers
  * themselves (`cuda-aware`).  And the choice for --comm.
  *
- * Staged, per (direction, slot), a small state machine advanced by
- * progress() (called while the GPU multiplies the previous panel, see
- * dist_gpu.h) and finished by wait():
- *   root:   D2H queued -> D2H done, Ibcast started -> sent
+ * Per (direction, slot), a small state machine advanced by progress()
+ * (called while the GPU multiplies the previous panel, see dist_gpu.h)
+ * and finished by wait():
+ *   root:   gated (staged: D2H queued after the pack; cuda-aware: the
+ *           pack itself) -> gate done, Ibcast started -> sent
  *   others: Ibcast queued -> started -> received, H2D queued -> landed
  * MPI demands the same order of collectives on a communicator on every
  * rank, so each direction starts its Ibcasts strictly in post order. */
@@ -22,18 +23,19 @@
 #endif
 #endif
 
-typedef enum { OP_IDLE, OP_D2H, OP_QUEUED, OP_MPI, OP_H2D, OP_DONE } op_state;
+typedef enum { OP_IDLE, OP_GATED, OP_QUEUED, OP_MPI, OP_H2D, OP_DONE } op_state;
 
 typedef struct {
     op_state st;
     int root_me;
     long seq;                    /* post order within the direction      */
-    void *dev;
+    void *dev;                   /* root: where the panel is; else its slot */
     size_t count;
     int root;
     void *host;                  /* pinned, max_count elements           */
     MPI_Request req;
     cudaEvent_t ev;              /* D2H done (root) or H2D done (others) */
+    cudaEvent_t gate;            /* OP_GATED: the Ibcast waits for it    */
 } staged_op;
 
 typedef struct {
@@ -164,13 +166,14 @@ static int start_next(mpi_dev_ctx *x, int d, char *err, size_t errlen)
 {
     for (int s = 0; s < 2; s++) {
         staged_op *o = &x->op[d][s];
-        if (o->seq != x->started[d] || (o->st != OP_D2H && o->st != OP_QUEUED))
+        if (o->seq != x->started[d] || (o->st != OP_GATED && o->st != OP_QUEUED))
             continue;
-        if (o->st == OP_D2H) {
-            int e = cudaEventQuery(o->ev);
+        if (o->st == OP_GATED) {
+            int e = cudaEventQuery(o->gate);
             if (e == cudaErrorNotReady)
                 return 0;
-            if (gp_gpu_fail(e, "copying a panel to the host", err, errlen) < 0)
+            if (gp_gpu_fail(e, "packing or copying a panel to the host", err,
+                            errlen) < 0)
                 return -1;
         }
         void *buf = x->cuda_aware ? o->dev : o->host;
@@ -259,15 +262,22 @@ static int dev_post(void *ctx, gp_dist_dir dir, int slot, void *buf, size_t coun
     o->root_me = me == root;
     o->seq = x->posted[dir]++;
     o->st = OP_QUEUED;
+    cudaEvent_t packed = x->g->packed[dir][slot & 1];
     if (!x->cuda_aware && o->root_me) {
-        int e = cudaMemcpyAsync(o->host, buf, count * x->g->esize,
+        int e = cudaStreamWaitEvent(x->d2h, packed, 0);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(o->host, buf, count * x->g->esize,
                                 cudaMemcpyDeviceToHost, x->d2h);
         if (e == cudaSuccess)
             e = cudaEventRecord(o->ev, x->d2h);
         if (gp_gpu_fail(e, "copying a panel to the host", err, errlen) < 0)
             return -1;
-        o->st = OP_D2H;
-    } else if (x->cuda_aware && !o->root_me) {
+        o->gate = o->ev;
+        o->st = OP_GATED;
+    } else if (x->cuda_aware && o->root_me) {
+        o->gate = packed;               /* MPI reads it once it is packed */
+        o->st = OP_GATED;
+    } else if (x->cuda_aware) {
         /* MPI writes the slot from the host side: its last gemm must be done. */
         if (gp_gpu_fail(cudaEventSynchronize(x->g->slot_free[slot & 1]),
                         "local gemm", err, errlen) < 0)

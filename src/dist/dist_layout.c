@@ -54,6 +54,19 @@ long gp_dist_kblock_width(long k, long bk, long t)
     return left < bk ? left : bk;
 }
 
+long gp_dist_panel_local_start(const gp_dist_schedule *s,
+                               const gp_dist_panel *p, long k, long bk, int np)
+{
+    long first = gp_bc_g2l(s->blocks[p->first] * bk, bk, np), next = first;
+    for (long i = 0; i < p->count; i++) {
+        long t = s->blocks[p->first + i];
+        if (gp_bc_g2l(t * bk, bk, np) != next)
+            return -1;
+        next += gp_dist_kblock_width(k, bk, t);
+    }
+    return first;
+}
+
 static long gcd(long a, long b)
 {
     while (b) {

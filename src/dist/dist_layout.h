@@ -57,4 +57,13 @@ void gp_dist_schedule_free(gp_dist_schedule *s);
 /* Width of K-block t (the last one may be partial). */
 long gp_dist_kblock_width(long k, long bk, long t);
 
+/* Where panel p's K-blocks sit on their owner, np processes along K (pc
+ * for the columns of local A, pr for the rows of local B): the local index
+ * of its first K-block when all of them lie side by side there, in panel
+ * order (then the owner reads the panel in place, one sub-matrix), else -1
+ * (the blocks must be packed one by one).  With group 1, or when np is a
+ * multiple of the other grid dimension, every panel lies side by side. */
+long gp_dist_panel_local_start(const gp_dist_schedule *s,
+                               const gp_dist_panel *p, long k, long bk, int np);
+
 #endif

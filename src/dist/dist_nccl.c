@@ -257,8 +257,9 @@ static int nccl_open(void **ctx, const gp_dist_comms *comms, const gp_dist_backe
     return 0;
 }
 
-/* The broadcast waits (on the GPU) for the gemm that last read the slot;
- * packing on the root is complete before post (the core's contract). */
+/* The broadcast waits (on the GPU) for the gemm that last read the slot
+ * and, on the root, for the pack of the slot (the copy stream's event;
+ * harmless elsewhere, and where buf is local B read in place). */
 static int nccl_post(void *ctx, gp_dist_dir dir, int slot, void *buf, size_t count,
                      int root, char *err, size_t errlen)
 {
@@ -268,6 +269,8 @@ static int nccl_post(void *ctx, gp_dist_dir dir, int slot, void *buf, size_t cou
     if (x->size[dir] < 2)
         return 0;
     int e = cudaStreamWaitEvent(x->stream, x->g->slot_free[s], 0);
+    if (e == cudaSuccess)
+        e = cudaStreamWaitEvent(x->stream, x->g->packed[dir][s], 0);
     if (gp_gpu_fail(e, "cudaStreamWaitEvent", err, errlen) < 0)
         return -1;
     ncclResult_t rc = x->api->ncclBroadcast(buf, buf, count, x->type, root,

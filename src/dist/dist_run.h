@@ -14,7 +14,9 @@
 typedef struct {
     double total;            /* first barrier .. own last GEMM done      */
     double compute;          /* local GEMMs (gemm + sync)                */
-    double comm;             /* packing, posting and waiting for panels  */
+    double comm;             /* host time issuing packs and broadcasts and
+                                blocked waiting for panels, plus a GPU
+                                gemm's wait for a pack not yet done      */
     double transfer;         /* host<->device copies; 0 on CPU           */
 } gp_dist_times;
 
