@@ -138,28 +138,6 @@ __device__ __forceinline__ void outer(double (&acc)[8][8],
     }
 }
 
-/* C[row][col..col+1] = alpha*v + beta*C, one double2 when allowed. */
-__device__ __forceinline__ void store2(double *C, int ldc, int row, int col,
-                                       int m, int n, double v0, double v1,
-                                       double alpha, double beta, bool vec)
-{
-    if (row >= m || col >= n)
-        return;
-    double *p = C + (size_t)row * ldc + col;
-    if (vec && col + 1 < n) {
-        double2 o = make_double2(alpha * v0, alpha * v1);
-        if (beta != 0.0) {
-            double2 c = *reinterpret_cast<const double2 *>(p);
-            o.x += beta * c.x;
-            o.y += beta * c.y;
-        }
-        *reinterpret_cast<double2 *>(p) = o;
-    } else {
-        gp_store(p, v0, alpha, beta);
-        if (col + 1 < n)
-            gp_store(p + 1, v1, alpha, beta);
-    }
-}
 
 template <class K, bool VEC>
 __global__ void __launch_bounds__(NT, 2)
@@ -225,7 +203,7 @@ dgemm_dfma_warptile(int m, int n, int k, double alpha, const double *A,
         int row = row0 + aoff + 8 * (i >> 1) + (i & 1);
 #pragma unroll
         for (int j = 0; j < 4; ++j)
-            store2(C, ldc, row, col0 + boff + 16 * j, m, n, acc[i][2 * j],
+            gp_store2(C, ldc, row, col0 + boff + 16 * j, m, n, acc[i][2 * j],
                    acc[i][2 * j + 1], alpha, beta, vecc != 0);
     }
 }

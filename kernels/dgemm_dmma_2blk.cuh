@@ -81,37 +81,6 @@ struct Variant : K {
     static constexpr bool K8 = K8_, INTERIOR = INTERIOR_;
 };
 
-/* EMU-CUT-BEGIN: PTX the CPU emulator provides itself */
-/* d = a * b + d, one 16x8x8 FP64 tile (PTX 7.8, sm_90), C as m16n8k16:
- * a[i] = A[g + 8(i & 1)][t + 4(i >> 1)], b[i] = B[t + 4i][g], so the two
- * halves of an m16n8k16's fragments (a[0..3], b[0..1] and a[4..7],
- * b[2..3]) are its k 0-7 and 8-15. */
-__device__ __forceinline__ void dmma_1688(double (&lo)[2], double (&hi)[2],
-                                          double a0, double a1, double a2,
-                                          double a3, double b0, double b1)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-        : "+d"(lo[0]), "+d"(lo[1]), "+d"(hi[0]), "+d"(hi[1])
-        : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
-#else
-    gp_dmma_884(lo, a0, b0);
-    gp_dmma_884(hi, a1, b0);
-    gp_dmma_884(lo, a2, b1);
-    gp_dmma_884(hi, a3, b1);
-#endif
-}
-
-/* 16-byte copy known to lie inside the matrix: no source size operand */
-__device__ __forceinline__ void cp_async16_full(double *smem,
-                                                const double *gmem)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n"
-                 :: "r"(s), "l"(gmem) : "memory");
-}
-/* EMU-CUT-END */
 
 __device__ __forceinline__ int pair_count(int left)
 {
@@ -196,10 +165,10 @@ struct Copier {
     {
         static_assert(VEC, "unchecked copies on the 16-byte path only");
         if (c < K::NA) {
-            cp_async16_full(st + adst + c * RS * BK, a + (size_t)c * astep);
+            gp_cp_async16_full(st + adst + c * RS * BK, a + (size_t)c * astep);
         } else {
             int r = 2 * (c - K::NA);
-            cp_async16_full(st + bdst + r * BS, b + (size_t)r * ldb);
+            gp_cp_async16_full(st + bdst + r * BS, b + (size_t)r * ldb);
         }
     }
 
@@ -244,28 +213,6 @@ __device__ __forceinline__ void frag_at(double (&f)[4], const double *a0,
     f[3] = w.y;
 }
 
-/* C[row][col..col+1] = alpha*v + beta*C, one double2 when allowed. */
-__device__ __forceinline__ void store2(double *C, int ldc, int row, int col,
-                                       int m, int n, double v0, double v1,
-                                       double alpha, double beta, bool vec)
-{
-    if (row >= m || col >= n)
-        return;
-    double *p = C + (size_t)row * ldc + col;
-    if (vec && col + 1 < n) {
-        double2 o = make_double2(alpha * v0, alpha * v1);
-        if (beta != 0.0) {
-            double2 c = *reinterpret_cast<const double2 *>(p);
-            o.x += beta * c.x;
-            o.y += beta * c.y;
-        }
-        *reinterpret_cast<double2 *>(p) = o;
-    } else {
-        gp_store(p, v0, alpha, beta);
-        if (col + 1 < n)
-            gp_store(p + 1, v1, alpha, beta);
-    }
-}
 
 /* acc[I][j][h][c] = C[row + 8j + c][col + 16I + h]: MMA (I, j) is n16
  * block I times m8 block j of D = B^T A^T, MMA row g + 8h <-> C column
@@ -281,7 +228,7 @@ __device__ __forceinline__ void epilogue(const double (&acc)[4][4][2][2],
         for (int j = 0; j < 4; ++j)
 #pragma unroll
             for (int c = 0; c < 2; ++c)
-                store2(C, ldc, row + 8 * j + c, col + 16 * I, m, n,
+                gp_store2(C, ldc, row + 8 * j + c, col + 16 * I, m, n,
                        acc[I][j][0][c], acc[I][j][1][c], alpha, beta, vec);
 }
 
@@ -316,11 +263,11 @@ __device__ __forceinline__ void mmas(double (&acc)[4][2][2],
     if (K8) {
 #pragma unroll
         for (int j = 0; j < 4; ++j)
-            dmma_1688(acc[j][0], acc[j][1], af[0], af[1], af[2], af[3],
+            gp_dmma_1688(acc[j][0], acc[j][1], af[0], af[1], af[2], af[3],
                       bf[j][0], bf[j][1]);
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-            dmma_1688(acc[j][0], acc[j][1], af[4], af[5], af[6], af[7],
+            gp_dmma_1688(acc[j][0], acc[j][1], af[4], af[5], af[6], af[7],
                       bf[j][2], bf[j][3]);
             if (RELOAD)
                 frag_at<BK>(bf[j], src + a0, src + a1, s, j);

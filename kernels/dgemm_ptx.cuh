@@ -83,4 +83,34 @@ __device__ __forceinline__ void gp_dmma_16816(double (&lo)[2], double (&hi)[2],
 #endif
 }
 
+/* d = a * b + d, one 16x8x8 FP64 tile (PTX 7.8, sm_90), C as m16n8k16:
+ * a[i] = A[g + 8(i & 1)][t + 4(i >> 1)], b[i] = B[t + 4i][g], so the two
+ * halves of an m16n8k16's fragments (a[0..3], b[0..1] and a[4..7],
+ * b[2..3]) are its k 0-7 and 8-15. */
+__device__ __forceinline__ void gp_dmma_1688(double (&lo)[2], double (&hi)[2],
+                                             double a0, double a1, double a2,
+                                          double a3, double b0, double b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+d"(lo[0]), "+d"(lo[1]), "+d"(hi[0]), "+d"(hi[1])
+        : "d"(a0), "d"(a1), "d"(a2), "d"(a3), "d"(b0), "d"(b1));
+#else
+    gp_dmma_884(lo, a0, b0);
+    gp_dmma_884(hi, a1, b0);
+    gp_dmma_884(lo, a2, b1);
+    gp_dmma_884(hi, a3, b1);
+#endif
+}
+
+/* 16-byte copy known to lie inside the matrix: no source size operand */
+__device__ __forceinline__ void gp_cp_async16_full(double *smem,
+                                                const double *gmem)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n"
+                 :: "r"(s), "l"(gmem) : "memory");
+}
+
 #endif

@@ -6,17 +6,6 @@
 #include "dist_gpu.h"
 #include "dist_run.h"
 
-static double now_ms(void)
-{
-    return MPI_Wtime() * 1e3;
-}
-
-static void note(gp_dist_run *r, const char *err)
-{
-    if (!r->failed)
-        snprintf(r->err, sizeof r->err, "%s", err);
-    r->failed = 1;
-}
 
 /* Device backends: local A, B and (zero) C go up before the multiply and
  * C comes back after it, timed as transfer.  Host backends just zero C. */
@@ -28,16 +17,16 @@ static void upload(gp_dist_run *r, gp_dist_times *t)
         return;
     if (!be->device_memory) {
         if (be->zero_c(r->bctx, err, sizeof err) != 0)
-            note(r, err);
+            gp_dist_note(r, err);
         return;
     }
     memset(r->host_c, 0, (size_t)(r->geom.mloc * r->geom.nloc) * r->esize);
-    double t0 = now_ms();
+    double t0 = gp_dist_now_ms();
     if (be->upload(r->bctx, GP_DIST_A, r->host_a, err, sizeof err) != 0 ||
         be->upload(r->bctx, GP_DIST_B, r->host_b, err, sizeof err) != 0 ||
         be->upload(r->bctx, GP_DIST_C, r->host_c, err, sizeof err) != 0)
-        note(r, err);
-    t->transfer += now_ms() - t0;
+        gp_dist_note(r, err);
+    t->transfer += gp_dist_now_ms() - t0;
 }
 
 static void download(gp_dist_run *r, gp_dist_times *t)
@@ -45,10 +34,10 @@ static void download(gp_dist_run *r, gp_dist_times *t)
     char err[512];
     if (r->failed || !r->be->device_memory)
         return;
-    double t0 = now_ms();
+    double t0 = gp_dist_now_ms();
     if (r->be->download(r->bctx, GP_DIST_C, r->host_c, err, sizeof err) != 0)
-        note(r, err);
-    t->transfer += now_ms() - t0;
+        gp_dist_note(r, err);
+    t->transfer += gp_dist_now_ms() - t0;
 }
 
 static void one_rep(gp_dist_run *r, gp_dist_times *t)
@@ -56,9 +45,9 @@ static void one_rep(gp_dist_run *r, gp_dist_times *t)
     memset(t, 0, sizeof *t);
     upload(r, t);
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now_ms();
+    double t0 = gp_dist_now_ms();
     gp_dist_summa(r, t);
-    t->total = now_ms() - t0;
+    t->total = gp_dist_now_ms() - t0;
     /* GPU gemms run asynchronously: their own event times, not the host's
      * launch-and-wait time, are the compute time; a gemm's wait on the GPU
      * for its pack is packing on the critical path: comm */
@@ -79,7 +68,7 @@ static void check(gp_dist_run *r)
         return;
     if (gp_dist_check_c(&r->geom, r->o->seed, r->o->precision, c,
                         r->o->check_budget, &r->check) != 0)
-        note(r, "out of memory for the check of local C");
+        gp_dist_note(r, "out of memory for the check of local C");
 }
 
 void gp_dist_repeat(gp_dist_run *r)

@@ -4,6 +4,7 @@
 #ifndef GP_DIST_RUN_H
 #define GP_DIST_RUN_H
 
+#include <stdio.h>
 #include "csv.h"
 #include "dist.h"
 #include "dist_data.h"
@@ -68,5 +69,19 @@ void gp_dist_repeat(gp_dist_run *r);
 /* Rows to rank 0, CSV and table there.  Collective; returns the exit code
  * for every rank: 0 verified, 1 a check failed or a rank errored. */
 int gp_dist_report(gp_dist_run *r);
+
+/* Wall clock for the run's times, in ms. */
+static inline double gp_dist_now_ms(void)
+{
+    return MPI_Wtime() * 1e3;
+}
+
+/* Record the run's first error (the rows say it); later ones add nothing. */
+static inline void gp_dist_note(gp_dist_run *r, const char *err)
+{
+    if (!r->failed)
+        snprintf(r->err, sizeof r->err, "%s", err);
+    r->failed = 1;
+}
 
 #endif

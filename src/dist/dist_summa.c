@@ -36,17 +36,6 @@ typedef struct {
     operand a, b;
 } operands;
 
-static double now_ms(void)
-{
-    return MPI_Wtime() * 1e3;
-}
-
-static void note(gp_dist_run *r, const char *err)
-{
-    if (!r->failed)
-        snprintf(r->err, sizeof r->err, "%s", err);
-    r->failed = 1;
-}
 
 /* A broken transport leaves ranks inside collectives: nothing to agree
  * on any more, so the job ends here. */
@@ -78,7 +67,7 @@ static void pack_a(gp_dist_run *r, const gp_dist_panel *p, long l0, int slot,
                         (size_t)p->width, at(a, (size_t)col, r->esize),
                         (size_t)g->kloc_a, (size_t)g->mloc, (size_t)w,
                         err, sizeof err) != 0)
-            note(r, err);
+            gp_dist_note(r, err);
         off += w;
     }
 }
@@ -99,7 +88,7 @@ static void pack_b(gp_dist_run *r, const gp_dist_panel *p, int slot, void *dst)
                         at(dst, (size_t)(off * g->nloc), r->esize), (size_t)g->nloc,
                         at(b, (size_t)(row * g->nloc), r->esize), (size_t)g->nloc,
                         (size_t)w, (size_t)g->nloc, err, sizeof err) != 0)
-            note(r, err);
+            gp_dist_note(r, err);
         off += w;
     }
 }
@@ -178,27 +167,27 @@ static void multiply(gp_dist_run *r, long pi, int slot, const operands *ops)
     if (r->be->gemm(r->bctx, slot, ops->a.p, ops->a.ld, ops->b.p, ops->b.ld,
                     (int)r->sched.panels[pi].width, err, sizeof err) != 0 ||
         r->be->sync(r->bctx, err, sizeof err) != 0)
-        note(r, err);
+        gp_dist_note(r, err);
 }
 
 void gp_dist_summa(gp_dist_run *r, gp_dist_times *t)
 {
     long np = r->sched.npanels;
     operands ops[2] = { { { NULL, 0 }, { NULL, 0 } }, { { NULL, 0 }, { NULL, 0 } } };
-    double t0 = now_ms();
+    double t0 = gp_dist_now_ms();
     if (np > 0)
         post(r, 0, 0, &ops[0]);
-    double t1 = now_ms();
+    double t1 = gp_dist_now_ms();
     t->comm += t1 - t0;
     for (long pi = 0; pi < np; pi++) {
         int slot = (int)(pi & 1);
-        t0 = now_ms();
+        t0 = gp_dist_now_ms();
         wait_for(r, slot);
         if (pi + 1 < np)
             post(r, pi + 1, slot ^ 1, &ops[slot ^ 1]);
-        t1 = now_ms();
+        t1 = gp_dist_now_ms();
         multiply(r, pi, slot, &ops[slot]);
-        double t2 = now_ms();
+        double t2 = gp_dist_now_ms();
         t->comm += t1 - t0;
         t->compute += t2 - t1;
     }
