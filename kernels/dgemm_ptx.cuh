@@ -1,6 +1,6 @@
 /* dgemm_ptx.cuh - the inline PTX the FP64 tensor-core rungs need, and
- * nothing else: asynchronous global->shared copies with zero fill
- * (cp.async, sm_80+) and the FP64 MMA instructions.  Kept in one small
+ * nothing else: the FP64 MMA instructions (and, from cp_async.cuh, the
+ * asynchronous global->shared copies).  Kept in one small
  * header so that the kernels above it are plain CUDA C++ (and can be
  * checked on a CPU against an emulation of exactly these primitives).
  *
@@ -18,38 +18,7 @@
 #define GEMMPROF_DGEMM_PTX_CUH
 
 #include "rung.cuh"
-
-/* Copy 16 bytes global -> shared, reading only the first src_bytes (0, 8
- * or 16) and zero-filling the rest.  Both addresses 16-byte aligned.
- * .cg: the tile goes to shared memory, so skip L1. */
-__device__ __forceinline__ void gp_cp_async16(double *smem, const double *gmem,
-                                              int src_bytes)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
-                 :: "r"(s), "l"(gmem), "r"(src_bytes) : "memory");
-}
-
-/* Copy one double (src_bytes 8) or write a zero (src_bytes 0). */
-__device__ __forceinline__ void gp_cp_async8(double *smem, const double *gmem,
-                                             int src_bytes)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n"
-                 :: "r"(s), "l"(gmem), "r"(src_bytes) : "memory");
-}
-
-__device__ __forceinline__ void gp_cp_async_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-/* Wait until at most N of this thread's committed groups are in flight. */
-template <int N>
-__device__ __forceinline__ void gp_cp_async_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
-}
+#include "cp_async.cuh"
 
 /* d = a * b + d, one 8x8x4 FP64 tile (warp-wide; layout above). */
 __device__ __forceinline__ void gp_dmma_884(double (&d)[2], double a, double b)
@@ -102,15 +71,6 @@ __device__ __forceinline__ void gp_dmma_1688(double (&lo)[2], double (&hi)[2],
     gp_dmma_884(lo, a2, b1);
     gp_dmma_884(hi, a3, b1);
 #endif
-}
-
-/* 16-byte copy known to lie inside the matrix: no source size operand */
-__device__ __forceinline__ void gp_cp_async16_full(double *smem,
-                                                const double *gmem)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n"
-                 :: "r"(s), "l"(gmem) : "memory");
 }
 
 #endif

@@ -51,7 +51,7 @@
 
 #include <stdint.h>
 #include "blocktile_2d.cuh"
-#include "dgemm_ptx.cuh" /* gp_cp_async_commit, gp_cp_async_wait */
+#include "cp_async.cuh" /* gp_cp_async_commit, gp_cp_async_wait */
 
 namespace gp_async {
 constexpr int NT = 256;

@@ -104,11 +104,11 @@ __device__ __forceinline__ void tf32_load_vec(float *As, float *Bs,
     if (p.inside && k0 + TBK <= k) {   /* no edge: plain copies */
 #pragma unroll
         for (int q = 0; q < 4; ++q)
-            gp_tf32_cp16_full(&As[(p.ar + 32 * q) * TAS + p.ac],
+            gp_cp_async16_full(&As[(p.ar + 32 * q) * TAS + p.ac],
                               p.a + 32 * q * lda + k0);
 #pragma unroll
         for (int q = 0; q < 8; ++q)
-            gp_tf32_cp16_full(&Bs[(p.br + 4 * q) * TBS + p.bc],
+            gp_cp_async16_full(&Bs[(p.br + 4 * q) * TBS + p.bc],
                               p.b + (k0 + 4 * q) * ldb);
         return;
     }
@@ -116,14 +116,14 @@ __device__ __forceinline__ void tf32_load_vec(float *As, float *Bs,
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
         int nv = (p.a_rows >> q) & 1 ? ka : 0;
-        gp_tf32_cp16(&As[(p.ar + 32 * q) * TAS + p.ac],
+        gp_cp_async16(&As[(p.ar + 32 * q) * TAS + p.ac],
                      nv ? p.a + 32 * q * lda + k0 : A, 4 * nv);
     }
     int krows = k - k0 - p.br;  /* rows br + 4q < krows exist */
 #pragma unroll
     for (int q = 0; q < 8; ++q) {
         int nv = 4 * q < krows ? p.b_cols : 0;
-        gp_tf32_cp16(&Bs[(p.br + 4 * q) * TBS + p.bc],
+        gp_cp_async16(&Bs[(p.br + 4 * q) * TBS + p.bc],
                      nv ? p.b + (k0 + 4 * q) * ldb : B, 4 * nv);
     }
 }
@@ -140,14 +140,14 @@ __device__ __forceinline__ void tf32_load_scalar(float *As, float *Bs,
         int e = tid + q * TNT, r = e >> 5, c = e & 31;
         int gr = row0 + r, gc = k0 + c;
         bool ok = gr < m && gc < k;
-        gp_tf32_cp4(&As[r * TAS + c], ok ? A + gr * lda + gc : A, ok ? 4 : 0);
+        gp_cp_async4(&As[r * TAS + c], ok ? A + gr * lda + gc : A, ok ? 4 : 0);
     }
 #pragma unroll 4
     for (int q = 0; q < TBK * TBN / TNT; ++q) {
         int e = tid + q * TNT, r = e >> 8, c = e & 255;
         int gr = k0 + r, gc = col0 + c;
         bool ok = gr < k && gc < n;
-        gp_tf32_cp4(&Bs[r * TBS + c], ok ? B + gr * ldb + gc : B, ok ? 4 : 0);
+        gp_cp_async4(&Bs[r * TBS + c], ok ? B + gr * ldb + gc : B, ok ? 4 : 0);
     }
 }
 
@@ -238,21 +238,21 @@ tf32_mma(int m, int n, int k, float alpha, const float *A, int lda,
     for (int s = 0; s < TSTAGES - 1; ++s) {
         if (s < ktiles)
             load(s, s * TBK);
-        gp_tf32_commit();
+        gp_cp_async_commit();
     }
     int a_off = (wrow + (lane & 15)) * TAS + 4 * (lane >> 4);
     int b_off = TA_ELEMS + t * TBS + wcol + g;
     for (int kt = 0; kt < ktiles; ++kt) {
-        gp_tf32_wait<TSTAGES - 2>(); /* my copies of tile kt landed */
+        gp_cp_async_wait<TSTAGES - 2>(); /* my copies of tile kt landed */
         __syncthreads(); /* everyone's did, and stage (kt-1)%S is free */
         int nxt = kt + TSTAGES - 1;
         if (nxt < ktiles)
             load(nxt % TSTAGES, nxt * TBK);
-        gp_tf32_commit();
+        gp_cp_async_commit();
         const float *st = gp_tf32_smem + (kt % TSTAGES) * TSTAGE_ELEMS;
         tf32_tile(acc, st + a_off, st + b_off);
     }
-    gp_tf32_wait<0>(); /* only empty groups remain; leave none behind */
+    gp_cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
     /* acc[i][j][2rh + e] is C[16i + 8rh + g][8j + 2t + e] of the warp tile */
 #pragma unroll

@@ -1,5 +1,5 @@
 /* tf32_ptx.cuh - the inline PTX the mma.sync TF32 rung needs, and nothing
- * else: 16- and 4-byte cp.async with zero fill, ldmatrix, the FP32 -> TF32
+ * else (the cp.async copies come from cp_async.cuh): ldmatrix, the FP32 -> TF32
  * rounding and the m16n8k8 TF32 MMA.
  *
  * m16n8k8 .tf32 fragments (PTX ISA, "Matrix Fragments for mma.m16n8k8",
@@ -17,44 +17,7 @@
 
 #include <stdint.h>
 #include "rung.cuh"
-
-/* 16 bytes global -> shared, only the first src_bytes (0..16, a multiple
- * of 4) read, the rest zero-filled.  Both addresses 16-byte aligned. */
-__device__ __forceinline__ void gp_tf32_cp16(float *smem, const float *gmem,
-                                             int src_bytes)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
-                 :: "r"(s), "l"(gmem), "r"(src_bytes) : "memory");
-}
-
-/* 16 bytes global -> shared, all of them (the interior fast path). */
-__device__ __forceinline__ void gp_tf32_cp16_full(float *smem, const float *gmem)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n"
-                 :: "r"(s), "l"(gmem) : "memory");
-}
-
-/* One float (src_bytes 4) or a zero (src_bytes 0). */
-__device__ __forceinline__ void gp_tf32_cp4(float *smem, const float *gmem,
-                                            int src_bytes)
-{
-    unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
-                 :: "r"(s), "l"(gmem), "r"(src_bytes) : "memory");
-}
-
-__device__ __forceinline__ void gp_tf32_commit(void)
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-template <int N>
-__device__ __forceinline__ void gp_tf32_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" :: "n"(N) : "memory");
-}
+#include "cp_async.cuh"
 
 /* Four 8x8 b16 matrices; lanes 8i..8i+7 give the row addresses of matrix i. */
 __device__ __forceinline__ void gp_ldmatrix_x4(uint32_t (&r)[4], const float *p)
