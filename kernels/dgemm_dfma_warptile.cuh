@@ -26,9 +26,10 @@ namespace dw {
 constexpr int BM = 64, BN = 128, NT = 128;
 constexpr int AS = BM + 2; /* As[k][m] row stride: conflict-free transpose */
 
-template <int BK_, int STAGES_>
+template <int BK_, int STAGES_, bool SNAKE_ = false>
 struct Cfg {
     static constexpr int BK = BK_, STAGES = STAGES_;
+    static constexpr bool SNAKE = SNAKE_;
     static constexpr int A_ELEMS = BK * AS;     /* 16 B multiple: B aligned */
     static constexpr int STAGE = A_ELEMS + BK * BN;
     static constexpr size_t SMEM = (size_t)STAGES * STAGE * sizeof(double);
@@ -125,6 +126,12 @@ __device__ __forceinline__ void frags(const double *As, const double *Bs,
         b[j] = *reinterpret_cast<const double2 *>(&Bs[kk * BN + boff + 16 * j]);
 }
 
+/* The 8x8 outer product of one k step.  SNAKE walks odd rows right to
+ * left, so that each row's first DFMA finds its B operand in the operand
+ * reuse cache, left there by the previous row's last: a DFMA whose three
+ * 64-bit operands all come from the register file issues at 2/3 of the
+ * pipe rate on Hopper (probes/experiments/dfma_issue.cu). */
+template <bool SNAKE>
 __device__ __forceinline__ void outer(double (&acc)[8][8],
                                       const double2 (&a)[4],
                                       const double2 (&b)[4])
@@ -133,11 +140,12 @@ __device__ __forceinline__ void outer(double (&acc)[8][8],
     for (int i = 0; i < 8; ++i) {
         double av = (i & 1) ? a[i >> 1].y : a[i >> 1].x;
 #pragma unroll
-        for (int j = 0; j < 8; ++j)
+        for (int jj = 0; jj < 8; ++jj) {
+            int j = SNAKE && (i & 1) ? 7 - jj : jj;
             acc[i][j] += av * ((j & 1) ? b[j >> 1].y : b[j >> 1].x);
+        }
     }
 }
-
 
 template <class K, bool VEC>
 __global__ void __launch_bounds__(NT, 2)
@@ -189,7 +197,7 @@ dgemm_dfma_warptile(int m, int n, int k, double alpha, const double *A,
 #pragma unroll
                 for (int q = kk * K::PER_STEP; q < (kk + 1) * K::PER_STEP; ++q)
                     copy<K, VEC>(cp, q, Fs, Fs + K::A_ELEMS, ldb, krem, tid);
-            outer(acc, a[kk & 1], b[kk & 1]);
+            outer<K::SNAKE>(acc, a[kk & 1], b[kk & 1]);
         }
         copier_advance<K>(cp, ldb);
         gp_cp_async_commit();
@@ -220,8 +228,8 @@ int launch(const gemm_args *a, cudaStream_t s, gp_launch_info *info)
                  int, double, double *, int, int) =
         vec ? dgemm_dfma_warptile<K, true> : dgemm_dfma_warptile<K, false>;
     char config[64];
-    snprintf(config, sizeof config, "64x128x%d/warp32x64/8x8/%dstage/cp%d",
-             K::BK, K::STAGES, vec ? 16 : 8);
+    snprintf(config, sizeof config, "64x128x%d/warp32x64/8x8/%dstage/cp%d%s",
+             K::BK, K::STAGES, vec ? 16 : 8, K::SNAKE ? "/snake" : "");
     /* above the 48 KB default, so opt in */
     cudaError_t e = cudaFuncSetAttribute((const void *)kern,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
