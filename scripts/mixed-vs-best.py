@@ -70,4 +70,8 @@ def main():
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (OSError, KeyError, ValueError, csv.Error) as e:
+        print(f'{sys.argv[0]}: {type(e).__name__}: {e}', file=sys.stderr)
+        sys.exit(2)
