@@ -132,8 +132,6 @@ __global__ void __launch_bounds__(128, 2) outer_lds(double *out, const double *s
     sum_out(out, acc);
 }
 
-struct Res { const char *name; int warps_per_sched; double tflops, ms; long bad; };
-
 static double best_ms(void (*go)(void *), void *ctx, int reps)
 {
     cudaEvent_t e0, e1;
@@ -149,6 +147,12 @@ static double best_ms(void (*go)(void *), void *ctx, int reps)
     CK(cudaGetLastError());
     return best;
 }
+
+/* kinds: 0 chains, 5 chains3 (8 FMA chains per thread); 1-4 outer product
+ * (regs 2 or 1 blocks/SM, lds, lds+bar); 10 + k: kind k in snake order,
+ * which reorders independent accumulators only, so k's sums still hold */
+static bool is_chains(int kind) { return kind == 0 || kind == 5; }
+static int unsnaked(int kind) { return kind > 10 ? kind - 10 : kind; }
 
 struct Ctx { int kind, blocks, threads, iters; double *out; const double2 *frag; const double *src; };
 
@@ -171,8 +175,8 @@ static void go(void *p)
 /* one thread's expected output, same operation order per accumulator */
 static double expect(int kind_, int iters, const double *fr, const double *src, int tid)
 {
-    int kind = kind_ > 10 ? kind_ - 10 : kind_;   /* snake: same sums */
-    if (kind == 0 || kind == 5) {
+    int kind = unsnaked(kind_);
+    if (is_chains(kind)) {
         double s = 0;
         for (int c = 0; c < 8; ++c) {
             double x = c, y = 1.0000001 + c * 1e-3, z = 1e-9 * (c + 1);
@@ -252,7 +256,7 @@ int main()
         size_t nthr = (size_t)c.blocks * v.threads;
         CK(cudaMemset(out, 0xff, nthr * sizeof(double)));   /* NaN poison */
         double ms = best_ms(go, &c, 10);
-        double fma_per_thr = (v.kind == 0 || v.kind == 5) ? 8.0 * v.iters : 64.0 * KT * v.iters;
+        double fma_per_thr = is_chains(v.kind) ? 8.0 * v.iters : 64.0 * KT * v.iters;
         double tf = 2.0 * fma_per_thr * nthr / (ms * 1e-3) / 1e12;
         if (v.kind == 0 && base == 0) base = tf;
         std::vector<double> o(nthr);
@@ -260,7 +264,7 @@ int main()
         long bad = 0;
         std::vector<double> e(v.threads);   /* depends on tid % threads only */
         for (int t = 0; t < v.threads; ++t)
-            e[t] = ((v.kind == 0 || v.kind == 5) && t > 0) ? e[0] : expect(v.kind, v.iters, fr.data(), h.data(), t);
+            e[t] = (is_chains(v.kind) && t > 0) ? e[0] : expect(v.kind, v.iters, fr.data(), h.data(), t);
         for (size_t t = 0; t < nthr; ++t) {
             double x = e[t % v.threads];
             if (!(std::fabs(o[t] - x) <= 1e-9 * std::max(1.0, std::fabs(x)))) ++bad;
