@@ -19,19 +19,14 @@ import csv
 import statistics
 import sys
 
+from runfile import shape, verified_rows
+
 
 def rows(path):
-    with open(path) as f:
-        lines = [l for l in f if not l.startswith('#')]
-    for r in csv.DictReader(lines):
-        # sweep files carry cuBLAS reference rows: tile configs only
-        if (r['verified'] == '1' and r['status'] == 'ok'
-                and not r['kernel'].startswith('cublas')):
+    # sweep files carry cuBLAS reference rows: tile configs only
+    for r in verified_rows(path):
+        if r['status'] == 'ok' and not r['kernel'].startswith('cublas'):
             yield r
-
-
-def shape(r):
-    return (int(r['m']), int(r['n']), int(r['k']))
 
 
 def main():

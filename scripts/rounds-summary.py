@@ -14,6 +14,8 @@ import csv
 import statistics
 import sys
 
+from runfile import shape, verified_rows
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
@@ -23,12 +25,10 @@ def main():
     a = ap.parse_args()
     d = {}
     for f in a.runs:
-        with open(f) as fh:
-            lines = [l for l in fh if not l.startswith('#')]
-        for r in csv.DictReader(lines):
-            if r['verified'] != '1' or r['gflops'] == 'NA':
+        for r in verified_rows(f):
+            if r['gflops'] == 'NA':
                 continue
-            key = (r['kernel'], f"{r['m']}x{r['n']}x{r['k']}")
+            key = (r['kernel'], 'x'.join(map(str, shape(r))))
             pct = float(r['pct_cublas']) if r['pct_cublas'] != 'NA' else float('nan')
             d.setdefault(key, []).append((float(r['gflops']) / 1000, pct))
     print(f'# {len(a.runs)} runs: ' + ' '.join(a.runs))
