@@ -13,7 +13,7 @@ of (a) the config's relative difference between the two sweeps, (b) the
 mixed kernel's spread (max-min)/median over its runs, and (c) the
 reference row's own spread over its timed reps (time_max-time_min)/time.
 A size passes when the median mixed GFLOP/s is at least
-reference * (1 - noise).  Exit 1 if any size fails.
+reference * (1 - noise).  Exit 1 if any size fails, 2 on bad input.
 """
 import csv
 import statistics
@@ -31,7 +31,9 @@ def rows(path):
 
 def main():
     if len(sys.argv) < 4:
-        sys.exit(__doc__)
+        # exit 1 means "a size is below"; a usage error must not read as that
+        print(f'usage: {sys.argv[0]} SWEEP1.csv SWEEP2.csv MIXED.csv...', file=sys.stderr)
+        return 2
     s1 = {}
     for r in rows(sys.argv[1]):
         s1.setdefault(shape(r), {})[r['config']] = float(r['gflops'])
