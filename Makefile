@@ -25,8 +25,8 @@ BIN       ?= bin
 # built for sm_90a alone; their launchers refuse other GPUs.
 $(B)/kernels/%_sm90a.cu.o: GENCODE := -gencode arch=compute_90a,code=sm_90a
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
-# cupti_profiler_host.h includes <string>: C needs the empty one in src/compat.
-$(B)/src/cupti_loader.o $(B)/src/profiler.o $(B)/src/profiler_host.o $(B)/src/profiler_list.o: CPPFLAGS += -Isrc/compat
+# cupti_profiler_host.h includes <string>: C needs the empty one in src/cupti/compat.
+$(B)/src/cupti/%.o: CPPFLAGS += -Isrc/cupti/compat
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP
 NVCCFLAGS ?= -O3 -lineinfo
@@ -45,33 +45,35 @@ endif
 LDLIBS    += -ljansson -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
 
 # MPI (gemmprof dist): on when mpicc is on PATH (or MPICC names one); MPI=0
-# forces it off: src/dist_nompi.c then says how to get it.  The index
+# forces it off: src/dist/dist_nompi.c then says how to get it.  The index
 # arithmetic, data and options of src/dist/ need no MPI and are always
 # built (their unit tests run everywhere); the rest is compiled by mpicc.
 MPICC     ?= mpicc
 MPI       ?= $(if $(shell command -v $(MPICC) 2>/dev/null),1,0)
 DIST_PURE := src/dist/dist_layout.c src/dist/dist_data.c src/dist/dist_options.c
 ifeq ($(MPI),1)
-DIST_C    := $(wildcard src/dist/*.c)
-NO_MPI_C  :=
+DIST_C    := $(filter-out src/dist/dist_nompi.c,$(wildcard src/dist/*.c))
 LINK_CC   := $(MPICC)
 $(B)/src/dist/%.o: CC := $(MPICC)
 else
-DIST_C    := $(DIST_PURE)
-NO_MPI_C  := src/dist_nompi.c
+DIST_C    := $(DIST_PURE) src/dist/dist_nompi.c
 LINK_CC   := $(CC)
 endif
 
-LIB_C     := $(filter-out src/main.c $(if $(NO_MPI_C),,src/dist_nompi.c),$(wildcard src/*.c)) \
+# Sources by folder: src/<component>/ (see README's layout), kernels/, probes/.
+# src/cli/main.c is the program; everything else goes into the library the
+# tests link too.
+COMPONENTS := $(filter-out src/dist/,$(wildcard src/*/))
+LIB_C     := $(filter-out src/cli/main.c,$(foreach d,$(COMPONENTS),$(wildcard $(d)*.c))) \
              $(DIST_C) $(wildcard kernels/*.c) $(wildcard probes/*.c)
-LIB_CU    := $(wildcard src/*.cu) $(wildcard kernels/*.cu) $(wildcard probes/*.cu)
+LIB_CU    := $(foreach d,$(COMPONENTS),$(wildcard $(d)*.cu)) $(wildcard kernels/*.cu) $(wildcard probes/*.cu)
 LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(B)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
-TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
+TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*/test_*.c))
 
 .PHONY: all tests test check install clean plots report plugin FORCE
 all: $(BIN)/gemmprof
 
-$(BIN)/gemmprof: $(B)/src/main.o $(B)/libgemmprof.a
+$(BIN)/gemmprof: $(B)/src/cli/main.o $(B)/libgemmprof.a
 	@mkdir -p $(dir $@)
 	$(LINK_CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
@@ -91,7 +93,7 @@ $(B)/%.o: %.c
 
 # ptxas -v goes to a side file per object: the spill report the harness
 # reports as spill_store_bytes/spill_load_bytes (a stack frame is not a spill).
-$(B)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h probes/*.cuh)
+$(B)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h src/*/*.h probes/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
 	@grep -v '^ptxas info\|^    [0-9]* bytes stack' $@.ptxas >&2 || true

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 #include "sweep_table.h"
-#include "../src/tuning.h"
+#include "../src/data/tuning.h"
 
 /* Pure choice: the config for an m x n C from `tuned` (NULL: none; its
  * file `tuned_path` goes into the label), else the default table.  NULL if

@@ -1,5 +1,5 @@
 /* registry.c - expands ladder.def into the built-in kernel table. */
-#include "../src/registry.h"
+#include "../src/registry/registry.h"
 
 #define GP_RUNG(name, prec, fn, idea) \
     int fn(const gemm_args *, cudaStream_t, gp_launch_info *);

@@ -7,7 +7,7 @@
  * 8-thread phase covers all 32 banks once).  The index advances by a
  * run-time step, so the compiler cannot prove the loads repeat. */
 #include <cuda_runtime.h>
-#include "probe_kernels.h"
+#include "probes.h"
 
 __device__ __forceinline__ float4 ld_cg(const float4 *p)
 {

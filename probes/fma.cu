@@ -4,7 +4,7 @@
  * thread writes the sum of its chains, which the host checks exactly: the
  * work cannot be dropped, and a wrong iteration count shows. */
 #include <cuda_runtime.h>
-#include "probe_kernels.h"
+#include "probes.h"
 
 __device__ __forceinline__ float fma_t(float x, float a, float b)
 {

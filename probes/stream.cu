@@ -5,7 +5,7 @@
  * Bulk traffic is 16-byte vectors (cudaMalloc aligns to 256 bytes), then a
  * scalar tail, so any n works. */
 #include <cuda_runtime.h>
-#include "probe_kernels.h"
+#include "probes.h"
 
 template <typename T> union V16 {
     enum { N = 16 / sizeof(T) };

@@ -3,14 +3,13 @@
 # Only the real-architecture entries count ("for 'sm_90'"); PTX has none.
 BEGIN {
     print "/* generated from ptxas -v by scripts/ptxas-table.awk: do not edit */"
-    print "#include \"ptxas_facts.h\""
+    print "#include \"gpu/ptxas_facts.h\""
     print "const gp_ptxas_fact gp_ptxas_facts[] = {"
     n = 0
 }
 FNR == 1 {   # build/kernels/sgemm_01_naive.cu.o.ptxas -> kernels/sgemm_01_naive.cu
-    src = FILENAME; sub(/\.o\.ptxas$/, "", src)
-    n_parts = split(src, parts, "/")
-    src = (n_parts >= 2 ? parts[n_parts - 1] "/" : "") parts[n_parts]
+    src = FILENAME; sub(/\.o\.ptxas$/, "", src)   # (build dir: the first component)
+    sub(/^[^\/]*\//, "", src)
 }
 /Compiling entry function/ {
     fn = $0; sub(/.*entry function '/, "", fn); sub(/'.*/, "", fn)

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define GP_REQUIRE_GPU()                                                    \
     do {                                                                    \

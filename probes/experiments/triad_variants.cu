@@ -1,5 +1,5 @@
 /* triad_variants.cu - what else was tried to raise STREAM triad on the H200
- * beyond the probe's 96-variant sweep (src/probe_stream.c): array size,
+ * beyond the probe's 96-variant sweep (src/probe/stream.c): array size,
  * array offsets (STREAM's OFFSET), timing ten launches per event pair, a
  * grid-stride loop, TMA bulk copies (cp.async.bulk) with an mbarrier
  * pipeline, L2 prefetch-size hints (.L2::128B/.L2::256B) and an evict-first

@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <mpi.h>
 #include "gemmprof.h"
-#include "row.h"
+#include "data/data.h"
 
 /* What a backend allocates, for one rank.  Any size may be 0 (a rank with no
  * blocks still takes part in every broadcast and barrier). */

@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "dist_options.h"
+#include "util/util.h"
 #include "dist_run.h"
 
 /* Checks that need the backend table but no communication: which

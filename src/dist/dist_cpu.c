@@ -9,7 +9,7 @@
 
 #include "dist.h"
 #include "dist_options.h"
-#include "registry.h"
+#include "registry/registry.h"
 
 const char *const gp_dist_cpu_names = "cpu_naive, cpu_blocked, cpu_blas";
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "dist_gpu.h"
-#include "gpu.h"
-#include "registry.h"
+#include "gpu/gpu.h"
+#include "registry/registry.h"
 
 int gp_gpu_fail(int e, const char *what, char *err, size_t errlen)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dist_gpu.h"
-#include "profiler.h"
+#include "cupti/profiler.h"
 
 typedef struct {
     void *c;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dist_run.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define DESCRIBE_LEN 256
 

@@ -4,7 +4,7 @@
  * beside the gemm of panel p (and gets SMs as soon as the gemm frees any).
  *
  * libnccl.so.2 is opened with dlopen ($GEMMPROF_NCCL first, a file or the
- * folder holding it, then the loader's search), as cupti_loader.c opens
+ * folder holding it, then the loader's search), as src/cupti/loader.c opens
  * CUPTI: gemmprof never links NCCL.  nccl.h, when the build finds it,
  * gives the types and prototypes; without it this transport is compiled
  * out and --comm nccl says so. */

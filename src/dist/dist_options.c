@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "util/util.h"
 #include "dist_options.h"
-#include "registry.h"
+#include "registry/registry.h"
 
 #define DIM_MAX (1L << 20)
 #define GRID_MAX (1L << 16)

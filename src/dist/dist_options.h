@@ -48,4 +48,10 @@ int gp_dist_parse_pair(const char *s, long max, long *a, long *b);
 /* The most square grid for n processes: pr <= pc, pr * pc == n. */
 void gp_dist_default_grid(int n, int *pr, int *pc);
 
+/* mpirun ... gemmprof dist ...: dist_cmd.c in a build with MPI, else
+ * dist_nompi.c, which says how to get it.  This header and the pure parts
+ * (layout, data, options) are what the rest of gemmprof and the tests see
+ * of dist; dist.h and the rest need mpi.h. */
+int gp_cmd_dist(int argc, char **argv);
+
 #endif

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "util/util.h"
 #include "dist_run.h"
-#include "gpu.h"
-#include "runner.h"
+#include "gpu/gpu.h"
+#include "run/run.h"
 
 static int by_double(const void *a, const void *b)
 {

@@ -5,7 +5,7 @@
 #define GP_DIST_RUN_H
 
 #include <stdio.h>
-#include "csv.h"
+#include "data/data.h"
 #include "dist.h"
 #include "dist_data.h"
 #include "dist_layout.h"

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "util/util.h"
 #include "dist_run.h"
-#include "run_common.h"
+#include "run/run.h"
 
 int gp_dist_agree(gp_dist_run *r, int failed, char *err, size_t errlen)
 {

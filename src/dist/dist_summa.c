@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands.h"
+#include "util/util.h"
 #include "dist_run.h"
 
 /* Where one gemm reads a panel operand. */

@@ -1,0 +1,113 @@
+/* profiler.h - hardware counters through the CUPTI Range Profiler, behind
+ * one small interface so the failure ladder lives in one place:
+ *   no GPU / CUPTI missing (dlopen failed) / counters refused / full counters.
+ * Callers never see CUPTI types; libcupti is loaded with dlopen so a machine
+ * without it still runs gemmprof (timing-only rows, NA counters). */
+#ifndef GP_PROFILER_H
+#define GP_PROFILER_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "gemmprof.h"
+#include "data/data.h"
+
+typedef struct gp_profiler gp_profiler;
+
+#define GP_MAX_METRICS 64
+#define GP_METRIC_NAME_MAX 128
+
+/* Metric selection: "default" (GP_METRICS in row.h), "none", or a
+ * comma-separated list of ncu metric names ("default" may be one item of
+ * the list: "default,sm__inst_executed.sum"). */
+typedef struct {
+    int count;
+    char names[GP_MAX_METRICS][GP_METRIC_NAME_MAX];
+} gp_metric_list;
+
+/* Chip assumed for offline work when no device is present. */
+#define GP_DEFAULT_CHIP "GH100"
+
+/* Returned (with the reason in err) by gp_profiler_validate and
+ * gp_profiler_list_metrics when libcupti cannot be loaded: positive, so
+ * "bad names" (-1) stays the only negative answer and a caller checking
+ * `< 0` goes on (counters will then be NA with the same reason). */
+#define GP_PROFILER_NO_CUPTI 1
+
+/* Parse a --metrics argument.  0, or -1 with a message.  Does not check
+ * names against a chip (see gp_profiler_validate).  Duplicates are dropped. */
+int gp_metric_list_parse(const char *spec, gp_metric_list *out,
+                         char *err, size_t errlen);
+
+/* Check names against the chip offline (host API, works without a GPU;
+ * chip NULL means GP_DEFAULT_CHIP).  0; -1 and `err` names every bad metric
+ * ("unknown metric(s) for GH100: foo, bar (see --list-metrics)");
+ * GP_PROFILER_NO_CUPTI with the reason. */
+int gp_profiler_validate(const gp_metric_list *list, const char *chip,
+                         char *err, size_t errlen);
+
+/* Passes the list needs on `chip`, computed offline (no counter
+ * availability image, so a device may need a few more: the session's
+ * gp_profiler_passes is authoritative).  >= 1, 0 for an empty list, or
+ * -1 with err (bad names, or CUPTI not loadable). */
+int gp_profiler_count_passes(const gp_metric_list *list, const char *chip,
+                             char *err, size_t errlen);
+
+/* --list-metrics: every base metric of `chip` (NULL: GP_DEFAULT_CHIP), one
+ * per line "name<TAB>type<TAB>unit<TAB>description", sorted, after '#'
+ * lines naming the suffixes that make a collectable name (".sum", ...).
+ * 0, -1 with err, or GP_PROFILER_NO_CUPTI. */
+int gp_profiler_list_metrics(const char *chip, FILE *out, char *err, size_t errlen);
+
+/* Why counters are unavailable, as one line naming the fix, for a CUPTI
+ * result code or one of the pseudo-codes below.  Pure (no CUPTI needed);
+ * returns buf. */
+enum {
+    GP_PROF_LIBCUPTI_MISSING = -1,   /* dlopen(libcupti.so.13) failed   */
+    GP_PROF_DRIVER_MISSING   = -2,   /* dlopen(libcuda.so.1) failed     */
+    GP_PROF_NO_DEVICE        = -3    /* cuInit failed / no device       */
+};
+const char *gp_profiler_explain(int cupti_result, char *buf, size_t n);
+
+/* Start a profiling session on the current device.  Returns NULL when
+ * counters are unavailable, with a one-line reason and fix in `why`
+ * (e.g. "cuptiRangeProfilerEnable: GPU performance counters are restricted
+ * to admin users (ERR_NVGPUCTRPERM): run as root ...").  The caller then
+ * warns once and carries on with NA counters. */
+gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why,
+                               size_t whylen);
+
+/* Called before each pass's launch, the first included: put the launch's
+ * buffers in the state the counters should see (C reset, L2 scrubbed),
+ * as each pass is a launch of its own and nothing is restored between
+ * them (what ncu does per pass: restore memory, flush caches).  Returns 0
+ * or a CUDA error code.  NULL: nothing is prepared (only sound with a
+ * one-pass list, or a launch that does not read what it writes). */
+typedef int (*gp_prepare_fn)(void *ctx);
+
+/* Profile `k` with `args`: one launch per pass of the session's config
+ * (CUPTI user replay), `prepare(prepare_ctx)` before each.  Fills
+ * r->metric[] for the metrics that are part of GP_METRICS, and returns the
+ * number of passes run, or -1 with `err`.
+ * If the launcher launches several kernels (up to 8), counters ending in
+ * ".sum" are summed over them and the others are averaged weighted by
+ * gpu__time_duration.sum (NA without it). */
+int gp_profiler_collect(gp_profiler *p, const gp_kernel *k,
+                        const gemm_args *args, gp_prepare_fn prepare,
+                        void *prepare_ctx, gp_row *r,
+                        char *err, size_t errlen);
+
+/* Values of the last collect, one per list entry in list order (metrics
+ * outside GP_METRICS included); NAN before the first collect. */
+const double *gp_profiler_values(const gp_profiler *p, int *count);
+/* Passes, i.e. profiled launches, per kernel (the config's, counted
+ * with this device's counter availability). */
+int gp_profiler_passes(const gp_profiler *p);
+/* Chip name reported by CUPTI, e.g. "GH100". */
+const char *gp_profiler_chip(const gp_profiler *p);
+
+/* Seconds spent collecting so far, begin included (for the "collection
+ * cost" line). */
+double gp_profiler_seconds(const gp_profiler *p);
+void gp_profiler_end(gp_profiler *p);
+
+#endif

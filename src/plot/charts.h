@@ -1,0 +1,33 @@
+/* charts.h - every chart's drawing function, for the table in charts.c
+ * (private to plot/).  Each draws from the dataset with the options:
+ * 0 drawn (file names appended to `written`), 1 skipped (msg says why, e.g.
+ * "roofline: skipped, no counters"), -1 failed (one line in msg).
+ *   roofline      roofline.c   one size, every kernel against the ceilings
+ *   gflops_vs_n, speedup, crossover
+ *                 sweep.c      over a size sweep
+ *   metrics       metrics.c    the metrics panel of one size
+ *   dist_scaling  dist.c       whole-run GFLOP/s over the number of ranks,
+ *                              the ideal line, parallel efficiency
+ *   dist_time     dist.c       each rank's time as stacked bars: compute,
+ *                              comm, transfer */
+#ifndef GP_PLOT_CHARTS_H
+#define GP_PLOT_CHARTS_H
+
+#include "plot.h"
+
+int gp_chart_roofline(const gp_dataset *d, const gp_chart_opts *o,
+                      gp_strlist *written, char *msg, size_t msglen);
+int gp_chart_gflops(const gp_dataset *d, const gp_chart_opts *o,
+                    gp_strlist *written, char *msg, size_t msglen);
+int gp_chart_speedup(const gp_dataset *d, const gp_chart_opts *o,
+                     gp_strlist *written, char *msg, size_t msglen);
+int gp_chart_crossover(const gp_dataset *d, const gp_chart_opts *o,
+                       gp_strlist *written, char *msg, size_t msglen);
+int gp_chart_metrics(const gp_dataset *d, const gp_chart_opts *o,
+                     gp_strlist *written, char *msg, size_t msglen);
+int gp_chart_dist_scaling(const gp_dataset *d, const gp_chart_opts *o,
+                          gp_strlist *written, char *msg, size_t msglen);
+int gp_chart_dist_time(const gp_dataset *d, const gp_chart_opts *o,
+                       gp_strlist *written, char *msg, size_t msglen);
+
+#endif

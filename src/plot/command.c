@@ -1,0 +1,285 @@
+/* command.c - `gemmprof plot DATA.csv ...`: render the charts, print each
+ * path written.  Charts the data cannot support are skipped with a note;
+ * only when none can be drawn is it an error.  Everything is drawn in a
+ * hidden folder inside --out and moved out at the end, so a failure leaves
+ * nothing behind. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plot.h"
+#include "util/util.h"
+
+typedef struct {
+    const char *ceilings, *format, *out;
+    int want[GP_NCHARTS];
+    int hierarchical, help;
+    long size[3];
+} plot_args;
+
+static void usage(FILE *f)
+{
+    fputs("Usage: gemmprof plot DATA.csv [DATA2.csv ...] [options]\n"
+          "Draw charts from run files (gnuplot; no GPU needed).\n"
+          "  -c, --ceilings FILE   ceilings file from `gemmprof probe` (the roofline\n"
+          "                        needs one; a ceilings.csv beside the data is used,\n"
+          "                        and a ceilings file among DATA is recognised)\n"
+          "  -f, --format F        pdf (default), png, svg, cairolatex (.tex + .pdf)\n"
+          "  -o, --out DIR         where the charts go (default: charts)\n"
+          "      --charts LIST     roofline,gflops_vs_n,speedup,crossover,metrics,\n"
+          "                        dist_scaling,dist_time (gemmprof dist runs) or all\n"
+          "  -s, --size N|M,N,K    the size for roofline and metrics (default: the size\n"
+          "                        most kernels have, largest first)\n"
+          "      --hierarchical    roofline with L2 points and L2/shared-memory ceilings\n"
+          "  -h, --help\n", f);
+}
+
+/* "roofline,speedup" -> want[]; "all" -> every chart.  -1 on a bad name. */
+static int parse_charts(const char *spec, int want[GP_NCHARTS], char *err, size_t errlen)
+{
+    char buf[512];
+    gp_fmt(buf, sizeof buf, "%s", spec);
+    memset(want, 0, GP_NCHARTS * sizeof *want);
+    for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int found = 0;
+        for (int c = 0; c < GP_NCHARTS; c++)
+            if (strcmp(t, "all") == 0 || strcmp(t, gp_charts[c].name) == 0 ||
+                (c == GP_CHART_GFLOPS && strcmp(t, "gflops") == 0))
+                want[c] = found = 1;
+        if (!found) {
+            gp_fmt(err, errlen, "unknown chart '%s' (roofline, gflops_vs_n, speedup, "
+                     "crossover, metrics, dist_scaling, dist_time, all)", t);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t errlen)
+{
+    static const struct option opts[] = {
+        { "ceilings", required_argument, NULL, 'c' },
+        { "format", required_argument, NULL, 'f' },
+        { "out", required_argument, NULL, 'o' },
+        { "charts", required_argument, NULL, 'C' },
+        { "size", required_argument, NULL, 's' },
+        { "hierarchical", no_argument, NULL, 'H' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    *a = (plot_args){ .format = "pdf", .out = "charts" };
+    for (int c = 0; c < GP_NCHARTS; c++)
+        a->want[c] = 1;
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":c:f:o:s:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': a->ceilings = optarg; break;
+        case 'f': a->format = optarg; break;
+        case 'o': a->out = optarg; break;
+        case 'H': a->hierarchical = 1; break;
+        case 'h': a->help = 1; return 0;
+        case 'C':
+            if (parse_charts(optarg, a->want, err, errlen) < 0)
+                return -1;
+            break;
+        case 's':
+            if (gp_parse_plot_size(optarg, a->size) < 0) {
+                gp_fmt(err, errlen, "bad --size '%s' (N or M,N,K)", optarg);
+                return -1;
+            }
+            break;
+        case ':':
+            gp_fmt(err, errlen, "option %s needs a value", argv[optind - 1]);
+            return -1;
+        default:
+            gp_fmt(err, errlen, "unknown option '%s' (see gemmprof plot --help)",
+                     argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (!gp_format_ext(a->format)) {
+        gp_fmt(err, errlen, "unknown format '%s' (pdf, png, svg, cairolatex)", a->format);
+        return -1;
+    }
+    if (optind >= argc) {
+        gp_fmt(err, errlen, "no data file given (gemmprof plot DATA.csv ...)");
+        return -1;
+    }
+    return 0;
+}
+
+/* A hidden folder inside `outdir` to draw in; outdir is created if needed
+ * (*created says so, for the clean-up). */
+static int make_scratch(const char *outdir, char *tmp, size_t len, int *created,
+                        char *err, size_t errlen)
+{
+    struct stat st;
+    *created = stat(outdir, &st) != 0;
+    if (gp_mkdir_p(outdir, err, errlen) < 0)
+        return -1;
+    /* Absolute: gnuplot runs inside the scratch folder. */
+    char abs[PATH_MAX];
+    if (!realpath(outdir, abs)) {
+        gp_fmt(err, errlen, "%s: %s", outdir, strerror(errno));
+        if (*created)
+            rmdir(outdir);
+        return -1;
+    }
+    gp_fmt(tmp, len, "%s/.gemmprof-plot-XXXXXX", abs);
+    if (!mkdtemp(tmp)) {
+        gp_fmt(err, errlen, "%s: %s", outdir, strerror(errno));
+        if (*created)
+            rmdir(outdir);
+        return -1;
+    }
+    return 0;
+}
+
+/* Draw the wanted charts into o->outdir.  Returns how many were drawn, or
+ * -1 with err; why a chart was skipped goes to `notes`. */
+static int render_all(const gp_dataset *d, const gp_chart_opts *o, const int *want,
+                      gp_strlist *written, gp_strlist *notes, char *err, size_t errlen)
+{
+    int drawn = 0;
+    for (int c = 0; c < GP_NCHARTS; c++) {
+        if (!want[c])
+            continue;
+        char msg[1024];
+        int rc = gp_chart_render((gp_chart)c, d, o, written, msg, sizeof msg);
+        if (rc < 0) {
+            gp_fmt(err, errlen, "%s", msg);
+            return -1;
+        }
+        if (rc == 1)
+            gp_strlist_add(notes, msg);
+        drawn += rc == 0;
+    }
+    return drawn;
+}
+
+/* Move what was drawn from `from` to `to`, printing each final path. */
+static int publish(const gp_strlist *w, const char *from, const char *to, FILE *print,
+                   char *err, size_t errlen)
+{
+    for (int i = 0; i < w->n; i++) {
+        char a[PATH_MAX], b[PATH_MAX];
+        gp_path_join(a, sizeof a, from, w->v[i]);
+        gp_path_join(b, sizeof b, to, w->v[i]);
+        if (gp_move_file(a, b, err, errlen) < 0)
+            return -1;
+        if (print)
+            fprintf(print, "%s\n", b);
+    }
+    return 0;
+}
+
+/* The common path of plot and --roofline: tools, scratch, render, move. */
+static int plot_into(const gp_dataset *d, const char *outdir, const char *format,
+                     const int *want, int hierarchical, const long size[3],
+                     gp_strlist *final, gp_strlist *notes, FILE *print,
+                     char *err, size_t errlen)
+{
+    char gnuplot[PATH_MAX], plots[PATH_MAX], tmp[PATH_MAX], work[PATH_MAX];
+    if (gp_find_gnuplot(gnuplot, sizeof gnuplot, err, errlen) < 0 ||
+        gp_find_plots_dir(plots, sizeof plots, err, errlen) < 0)
+        return -1;
+    int created;
+    if (make_scratch(outdir, tmp, sizeof tmp, &created, err, errlen) < 0)
+        return -1;
+    gp_fmt(work, sizeof work, "%s/work", tmp);
+    gp_chart_opts o = { .format = format, .outdir = tmp, .workdir = work,
+                        .plotsdir = plots, .gnuplot = gnuplot,
+                        .hierarchical = hierarchical };
+    memcpy(o.size, size, sizeof o.size);
+    gp_strlist w = { 0 };
+    int drawn = mkdir(work, 0777) == 0 ? render_all(d, &o, want, &w, notes, err, errlen) : -1;
+    if (drawn < 0 && !err[0])
+        gp_fmt(err, errlen, "%s: %s", work, strerror(errno));
+    if (drawn > 0 && publish(&w, tmp, outdir, print, err, errlen) < 0)
+        drawn = -1;
+    for (int i = 0; drawn > 0 && i < w.n; i++) {
+        char p[PATH_MAX];
+        gp_path_join(p, sizeof p, outdir, w.v[i]);
+        gp_strlist_add(final, p);
+    }
+    gp_rm_rf(tmp);
+    if (drawn <= 0 && created)
+        rmdir(outdir);
+    gp_strlist_free(&w);
+    return drawn;
+}
+
+int gp_cmd_plot(int argc, char **argv)
+{
+    plot_args a;
+    char err[2048] = "";
+    if (parse_args(argc, argv, &a, err, sizeof err) < 0) {
+        gp_error("%s", err);
+        return 2;
+    }
+    if (a.help) {
+        usage(stdout);
+        return 0;
+    }
+    gp_dataset d;
+    if (gp_dataset_load(&d, argv + optind, argc - optind, a.ceilings, err, sizeof err) < 0) {
+        gp_error("%s", err);
+        gp_dataset_free(&d);
+        return 2;
+    }
+    gp_strlist final = { 0 }, notes = { 0 };
+    int drawn = plot_into(&d, a.out, a.format, a.want, a.hierarchical, a.size,
+                          &final, &notes, stdout, err, sizeof err);
+    for (int i = 0; i < notes.n; i++)
+        fprintf(stderr, "gemmprof: %s\n", notes.v[i]);
+    gp_strlist_free(&notes);
+    if (drawn == 0)
+        gp_error("no chart could be drawn from %s%s (notes above)", d.files[0],
+                 d.nfiles > 1 ? " and the other files" : "");
+    else if (drawn < 0)
+        gp_error("%s", err);
+    gp_strlist_free(&final);
+    gp_dataset_free(&d);
+    return drawn > 0 ? 0 : 2;
+}
+
+int gp_plot_roofline(const char *data_csv, const char *ceilings_csv,
+                     const char *outdir, const char *format,
+                     char *written, size_t wlen, char *err, size_t errlen)
+{
+    gp_dataset d;
+    char *paths[1] = { (char *)data_csv };
+    written[0] = err[0] = '\0';
+    if (!gp_format_ext(format)) {
+        gp_fmt(err, errlen, "unknown format '%s' (pdf, png, svg, cairolatex)", format);
+        return -1;
+    }
+    if (gp_dataset_load(&d, paths, 1, ceilings_csv, err, errlen) < 0) {
+        gp_dataset_free(&d);
+        return -1;
+    }
+    int want[GP_NCHARTS] = { [GP_CHART_ROOFLINE] = 1 };
+    long size[3] = { 0, 0, 0 };
+    gp_strlist final = { 0 }, notes = { 0 };
+    char fail[1024] = "";
+    int drawn = plot_into(&d, outdir, format, want, 0, size, &final, &notes, NULL,
+                          fail, sizeof fail);
+    size_t off = 0;
+    for (int i = 0; i < final.n && off < wlen; i++)
+        off += (size_t)snprintf(written + off, wlen - off, "%s%s", i ? "\n" : "", final.v[i]);
+    if (drawn < 0)
+        gp_fmt(err, errlen, "%s", fail);
+    else if (drawn == 0)
+        gp_fmt(err, errlen, "%s", notes.n ? notes.v[0] : "roofline: not drawn");
+    gp_strlist_free(&final);
+    gp_strlist_free(&notes);
+    gp_dataset_free(&d);
+    return drawn > 0 ? 0 : drawn == 0 ? 1 : -1;
+}

@@ -1,0 +1,127 @@
+/* plot.h - charts from data files, drawn by the gnuplot scripts in plots/.
+ * gemmprof chooses (rows, sizes, medians, the ridge, crossovers, label
+ * positions) and writes small CSV files; the scripts only draw them.
+ * Used by `gemmprof plot`, `gemmprof report` and `gemmprof --roofline`. */
+#ifndef GP_PLOT_H
+#define GP_PLOT_H
+
+#include <stddef.h>
+#include "data/data.h"
+#include "util/util.h"
+
+/* For the run command's --roofline: draw DATA's roofline against CEILINGS
+ * into OUTDIR (created if missing) as FORMAT (pdf, png, svg, cairolatex).
+ * Returns 0 with the path(s) written in `written` (newline-separated),
+ * 1 if the chart could not be drawn from this data (why in `err`, e.g. no
+ * counters), -1 on an error (one line in `err`). */
+int gp_plot_roofline(const char *data_csv, const char *ceilings_csv,
+                     const char *outdir, const char *format,
+                     char *written, size_t wlen, char *err, size_t errlen);
+
+/* ---- shared by plot.c, report.c and the chart files ---- */
+
+int gp_cmd_plot(int argc, char **argv);    /* gemmprof plot DATA.csv ... */
+
+typedef enum {
+    GP_CHART_ROOFLINE, GP_CHART_GFLOPS, GP_CHART_SPEEDUP,
+    GP_CHART_CROSSOVER, GP_CHART_METRICS,
+    GP_CHART_DIST_SCALING, GP_CHART_DIST_TIME, GP_NCHARTS
+} gp_chart;
+
+/* Data files read together, plus the ceilings file if there is one. */
+typedef struct {
+    gp_row *rows;
+    int nrows;
+    char **files;            /* run files in the order given              */
+    int nfiles;
+    gp_meta meta;            /* metadata of the first file                */
+    gp_ceilings *ceil;       /* NULL if none                              */
+    char ceil_path[4096];
+} gp_dataset;
+
+/* Read run files (and, among `paths`, a ceilings file recognised by its
+ * header).  `ceilings` may be NULL.  Checks what every chart needs: rows
+ * exist and something was measured in each file.  -1 with one line in err
+ * naming the file and the problem. */
+int gp_dataset_load(gp_dataset *d, char *const *paths, int npaths,
+                    const char *ceilings, char *err, size_t errlen);
+void gp_dataset_free(gp_dataset *d);
+
+typedef struct {
+    const char *format;      /* pdf, png, svg, cairolatex                 */
+    const char *outdir;      /* charts go here (gnuplot runs in it)       */
+    const char *workdir;     /* intermediate files                        */
+    const char *plotsdir;    /* the .gp scripts                           */
+    const char *gnuplot;     /* the executable                            */
+    int hierarchical;        /* roofline: L2/smem points and ceilings     */
+    long size[3];            /* m,n,k for one-size charts; 0: choose      */
+} gp_chart_opts;
+
+/* Render one chart.  0: drawn, file names (relative to outdir) appended to
+ * `written`; 1: nothing to draw from this data, reason in msg ("roofline:
+ * skipped, ..."); -1: failed, one line in msg. */
+/* The table of charts (charts.c): name and drawing function of each.
+ * A chart draws from the dataset: 0 drawn, file names (relative to outdir)
+ * appended to `written`; 1 nothing to draw from this data, reason in msg
+ * ("roofline: skipped, ..."); -1 failed, one line in msg. */
+typedef int (*gp_chart_fn)(const gp_dataset *d, const gp_chart_opts *o,
+                           gp_strlist *written, char *msg, size_t msglen);
+typedef struct { const char *name; gp_chart_fn draw; } gp_chart_def;
+extern const gp_chart_def gp_charts[GP_NCHARTS];
+
+int gp_chart_render(gp_chart c, const gp_dataset *d, const gp_chart_opts *o,
+                    gp_strlist *written, char *msg, size_t msglen);
+
+/* Where things are: the gnuplot executable on PATH, and the plots/ folder
+ * ($GEMMPROF_PLOTS, <exe>/../plots, <exe>/../share/gemmprof/plots). */
+int gp_find_gnuplot(char *path, size_t len, char *err, size_t errlen);
+int gp_find_plots_dir(char *dir, size_t len, char *err, size_t errlen);
+
+/* "pdf" -> "pdf"; "cairolatex" -> "tex"; NULL if the format is unknown. */
+const char *gp_format_ext(const char *format);
+
+/* Parse "N" or "M,N,K" (for --size).  -1 if malformed. */
+int gp_parse_plot_size(const char *s, long size[3]);
+
+/* ---- drawing (draw.c, gnuplot.c): what every chart and the report share */
+
+/* Render `script` (a file in o->plotsdir) with `vars` (term and out are
+ * added here) to STEM.<ext> in o->outdir; appends what it wrote to
+ * `written`.  0, or -1 with msg. */
+int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *stem,
+                  gp_buf *vars, gp_strlist *written, char *msg, size_t msglen);
+
+/* A title or label as the chart's format needs it (see gp_chart_text). */
+void gp_chart_title(const gp_chart_opts *o, char *out, size_t len,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "NVIDIA H200" from the data's metadata, or "unknown GPU". */
+const char *gp_chart_gpu(const gp_dataset *d);
+
+/* gnuplot `-e` assignments: name='text' (quotes doubled) and name=number
+ * (NaN for NAN). */
+void gp_var_str(gp_buf *b, const char *name, const char *value);
+void gp_var_num(gp_buf *b, const char *name, double value);
+
+/* Text shown in a chart: unchanged for pdf/png/svg (noenhanced), LaTeX
+ * specials escaped for cairolatex.  Spaces become '_' first when `word`
+ * is set (names passed to gnuplot as word lists). */
+void gp_chart_text(const char *format, const char *in, int word,
+                   char *out, size_t outlen);
+
+/* The same for text inside a CSV file gnuplot reads: gnuplot takes one
+ * level of backslashes off strings in data, and ',' would split the field
+ * (it becomes ';'). */
+void gp_data_text(const char *format, const char *in, char *out, size_t outlen);
+
+/* Run `gnuplot -e VARS SCRIPT` in directory `cwd`; gnuplot's stderr goes to
+ * `errfile`.  0 ok (warnings, if any, printed as gemmprof warnings naming
+ * `what`), -1 with the last gnuplot error line in err. */
+int gp_gnuplot_run(const char *gnuplot, const char *script, const char *vars,
+                   const char *cwd, const char *errfile, const char *what,
+                   char *err, size_t errlen);
+
+/* ---- choosing rows and numbers (select.c), also the report's tables */
+#include "select.h"
+
+#endif

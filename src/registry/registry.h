@@ -1,0 +1,58 @@
+/* registry.h - the one table of kernels (built-ins from kernels/ladder.def,
+ * plugins appended at run time).  --list, --kernel all, sweeps and reports
+ * all read it through these functions.  Plugins (plugin.c, plugin_elf.c):
+ * a user's kernels from a shared object (`--plugin FILE`), loaded with
+ * dlopen, checked against the ABI in gemmprof.h and appended to the table,
+ * so that every command treats them like built-in rungs. */
+#ifndef GP_REGISTRY_H
+#define GP_REGISTRY_H
+
+#include <stdio.h>
+#include "gemmprof.h"
+
+extern const gp_kernel gp_builtin_kernels[];
+extern const int gp_builtin_kernel_count;
+
+int gp_registry_count(void);
+const gp_kernel *gp_registry_get(int i);
+const gp_kernel *gp_registry_find(const char *name);      /* NULL if unknown */
+/* Append a kernel (plugins).  Returns 0, or -1 if the name is taken/full. */
+int gp_registry_add(const gp_kernel *k);
+
+/* The cuBLAS entry every kernel of precision `p` is verified against. */
+const gp_kernel *gp_registry_reference(gp_precision p);
+
+/* Parse "name[,name...]" or "all" into `out` (ladder order for "all",
+ * given order otherwise, duplicates dropped).  Returns the count, or -1
+ * with a one-line message in `err` naming the bad name and the valid ones. */
+int gp_registry_select(const char *spec, const gp_kernel **out, int max,
+                       char *err, size_t errlen);
+
+/* Print `--list` output: name, precision, idea; one kernel per line. */
+void gp_registry_print(FILE *f);
+
+/* ---- plugins ---- */
+
+/* Load `path` and register its kernels, all or none (unless the kernel
+ * table fills up half-way).  Loading a file again is a no-op.  Returns the
+ * number of kernels the file provides, or -1 with one line in `err` that
+ * names the file: not readable, not a shared object, no gemmprof_plugin
+ * symbol, wrong ABI version, a bad or duplicate kernel, its own copy of the
+ * CUDA runtime. */
+int gp_plugin_load(const char *path, char *err, size_t errlen);
+
+/* The file (as given to --plugin) a registered kernel came from, or NULL
+ * for a built-in. */
+const char *gp_plugin_origin(const gp_kernel *k);
+
+/* "FILE (plugin NAME, N kernels); ..." for the run file's metadata, "" if
+ * no plugin is loaded. */
+void gp_plugin_describe(char *buf, size_t n);
+
+/* Which CUDA runtime the shared object `path` uses, from its ELF sections:
+ * GP_RT_NONE (no device code), GP_RT_SHARED (libcudart.so, as gemmprof),
+ * GP_RT_OWN (a static copy, nvcc's default), -1 (not a readable ELF64). */
+enum { GP_RT_NONE = 0, GP_RT_SHARED = 1, GP_RT_OWN = 2 };
+int gp_plugin_cuda_runtime(const char *path);
+
+#endif

@@ -1,0 +1,470 @@
+/* command.c - `gemmprof --kernel K --size N ...`: validate everything, then
+ * for each shape and precision build one bench, run the reference and every
+ * selected kernel through the runner, and write each row the moment it is
+ * measured (a crash later loses nothing already measured). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cuda_runtime_api.h>
+#include "run.h"
+#include "util/util.h"
+#include "data/data.h"
+#include "gpu/gpu.h"
+#include "diff/diff.h"
+#include "plot/plot.h"
+#include "probe/probe.h"
+#include "registry/registry.h"
+#include "cupti/profiler.h"
+#include "reference.h"
+#include "table.h"
+
+typedef struct {
+    const gp_options *o;
+    gp_csv_writer *csv;
+    gp_metric_list metrics;
+    gp_profiler *prof;
+    int want_counters;
+    int failures, done, total;
+    unsigned long long seed;
+    gp_nvml *nvml;               /* SM clock per row; NULL without NVML */
+    double probe_clock_mhz;      /* clock the ceilings were measured at */
+    int clock_warned;
+    const char *path;            /* the run file, for the crash guard   */
+} run_state;
+
+static void progress(run_state *s, const gp_kernel *k, const gp_shape *sh)
+{
+    if (s->o->quiet || !isatty(2))
+        return;
+    fprintf(stderr, "\r\033[K[%d/%d] %s %ldx%ldx%ld", s->done + 1, s->total,
+            k->name, sh->m, sh->n, sh->k);
+    fflush(stderr);
+}
+
+static void progress_clear(const run_state *s)
+{
+    if (!s->o->quiet && isatty(2))
+        fprintf(stderr, "\r\033[K");
+}
+
+/* A sticky CUDA error (illegal address, ...) survives a synchronize. */
+static int context_lost(void)
+{
+    return cudaDeviceSynchronize() != cudaSuccess;
+}
+
+static void begin_profiler(run_state *s)
+{
+    if (!s->want_counters)
+        return;
+    char why[512];
+    s->prof = gp_profiler_begin(&s->metrics, why, sizeof why);
+    if (!s->prof) {
+        gp_warn("hardware counters unavailable, rows carry NA counters: %s", why);
+        s->want_counters = 0;
+    }
+}
+
+static gp_bench *make_bench(run_state *s, gp_precision p, const gp_shape *sh,
+                            char *err, size_t errlen)
+{
+    gp_bench *b = gp_bench_create(p, sh->m, sh->n, sh->k, s->o->alpha,
+                                  s->o->beta, s->seed, err, errlen);
+    if (!b)
+        gp_error("%s", err);
+    return b;
+}
+
+static int selected(const gp_options *o, const gp_kernel *k)
+{
+    for (int i = 0; i < o->nkernels; ++i)
+        if (o->kernels[i] == k)
+            return 1;
+    return 0;
+}
+
+/* Rows measured at a clock far from the probe's are not comparable with
+ * the ceilings: say so once. */
+static void check_clock(run_state *s, gp_row *r)
+{
+    if (!s->nvml)
+        return;
+    int mhz = gp_nvml_clock_mhz(s->nvml, 0);
+    r->sm_clock_mhz = mhz > 0 ? mhz : NAN;
+    if (mhz > 0 && s->probe_clock_mhz > 0 && !s->clock_warned &&
+        fabs(mhz - s->probe_clock_mhz) > 0.05 * s->probe_clock_mhz) {
+        gp_warn("SM clock %d MHz during %s differs by more than 5%% from the "
+                "%.0f MHz the ceilings were probed at", mhz, r->kernel,
+                s->probe_clock_mhz);
+        s->clock_warned = 1;
+    }
+}
+
+static void emit(run_state *s, gp_row *r, int selected)
+{
+    check_clock(s, r);
+    if (!selected)
+        return;
+    progress_clear(s);
+    if (!s->o->quiet)
+        gp_table_row(stdout, r);
+    if (gp_csv_write_row(s->csv, r) != 0)
+        gp_warn("writing a row failed: %s", strerror(errno));
+}
+
+/* After a sticky error: everything that lived in the context goes, the
+ * device is reset and made current again.  0, or -1 with `err`. */
+static int reset_device(run_state *s, gp_bench *b, char *err, size_t errlen)
+{
+    gp_profiler_end(s->prof);   /* before its context goes */
+    s->prof = NULL;
+    gp_bench_destroy(b);
+    gp_cublas_forget();
+    cudaDeviceReset();
+    cudaGetLastError();
+    cudaError_t e = cudaSetDevice(s->o->device);
+    if (e == cudaSuccess)
+        e = cudaFree(0);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "device reset failed: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    begin_profiler(s);
+    return 0;
+}
+
+/* Kernels that cannot run at this shape still get their row. */
+static void emit_not_run(run_state *s, const gp_kernel *k, const gp_shape *sh,
+                         int from, const char *why)
+{
+    for (int i = from; i < s->o->nkernels; ++i) {
+        const gp_kernel *q = s->o->kernels[i];
+        if ((q->precision == GP_FP64) != (k->precision == GP_FP64) ||
+            (from > 0 && q == gp_registry_reference(q->precision)))
+            continue;   /* other precision, or a reference that already ran */
+        gp_row r;
+        gp_row_identify(&r, q, sh->m, sh->n, sh->k, s->o->alpha, s->o->beta);
+        snprintf(r.status, sizeof r.status, "error: not run: %s", why);
+        s->failures++;
+        emit(s, &r, 1);
+    }
+}
+
+/* A reference runs before the kernels it ranks, selected or not, timed like
+ * the rest (its row is written only if selected).  Its GFLOP/s, or NaN. */
+static double run_reference(run_state *s, gp_bench *b, const gp_kernel *ref,
+                            const gp_run_opts *ro, const gp_shape *sh)
+{
+    gp_row r;
+    if (selected(s->o, ref))
+        progress(s, ref, sh), s->done++;
+    int rc = gp_bench_run(b, ref, ro, &r);
+    r.pct_cublas = rc == 0 ? 100.0 : NAN;
+    s->failures += rc != 0 && selected(s->o, ref);
+    emit(s, &r, selected(s->o, ref));
+    return rc == 0 ? r.gflops : NAN;
+}
+
+static int wants_tf32(const gp_options *o)
+{
+    for (int i = 0; i < o->nkernels; ++i)
+        if (o->kernels[i]->precision == GP_TF32)
+            return 1;
+    return 0;
+}
+
+/* Run every selected kernel of precision p at one shape; TF32 kernels share
+ * the FP32 bench (verified against exact FP32) but are ranked against the
+ * TF32 reference, so each row carries its % of the cuBLAS of its precision. */
+static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
+{
+    const gp_kernel *ref = gp_registry_reference(p);
+    const gp_kernel *tref = p == GP_FP32 && wants_tf32(s->o)
+                                ? gp_registry_reference(GP_TF32) : NULL;
+    char err[512];
+    gp_bench *b = make_bench(s, p, sh, err, sizeof err);
+    gp_run_opts ro = {s->o->reps, s->o->warmup, !s->o->no_flush, s->prof};
+    gp_row r;
+    double ref_gflops = NAN, tref_gflops = NAN;
+    const gp_kernel *any = p == GP_FP64 ? ref : gp_registry_reference(GP_FP32);
+    if (!b) {
+        if (any)
+            emit_not_run(s, any, sh, 0, err);
+        return;
+    }
+    if (ref)
+        ref_gflops = run_reference(s, b, ref, &ro, sh);
+    if (tref)
+        tref_gflops = run_reference(s, b, tref, &ro, sh);
+    for (int i = 0; i < s->o->nkernels; ++i) {
+        const gp_kernel *k = s->o->kernels[i];
+        if (k == ref || k == tref || (k->precision == GP_FP64) != (p == GP_FP64))
+            continue;
+        progress(s, k, sh);
+        s->done++;
+        if (gp_plugin_origin(k))     /* code gemmprof has never seen */
+            gp_plugin_guard_arm(s->path, k, sh->m, sh->n, sh->k,
+                                s->o->alpha, s->o->beta);
+        int rc = gp_bench_run(b, k, &ro, &r);
+        gp_plugin_guard_disarm();
+        /* a refused launch stays the runtime's "last error": the next
+         * launcher's cudaPeekAtLastError() would report it as its own */
+        if (rc < 0)
+            (void)cudaGetLastError();
+        r.pct_cublas = 100.0 * r.gflops /
+                       (k->precision == GP_TF32 ? tref_gflops : ref_gflops);
+        s->failures += rc != 0;
+        emit(s, &r, 1);
+        if (rc < 0 && context_lost()) {
+            gp_warn("%s left the GPU context unusable; device reset, "
+                    "continuing with the next kernel", k->name);
+            if (reset_device(s, b, err, sizeof err) != 0 ||
+                !(b = make_bench(s, p, sh, err, sizeof err))) {
+                emit_not_run(s, k, sh, i + 1, err);
+                return;
+            }
+            ro.prof = s->prof;
+        }
+    }
+    gp_bench_destroy(b);
+}
+
+static int wants(const gp_options *o, int fp64)
+{
+    for (int i = 0; i < o->nkernels; ++i)
+        if ((o->kernels[i]->precision == GP_FP64) == fp64)
+            return 1;
+    return 0;
+}
+
+/* Refuse, before allocating anything, a shape that cannot fit. */
+static int check_fits(const gp_options *o)
+{
+    size_t fr = gp_gpu_free_mem();
+    for (int i = 0; i < o->nshapes; ++i) {
+        const gp_shape *sh = &o->shapes[i];
+        for (int fp64 = 0; fp64 <= 1; ++fp64) {
+            if (!wants(o, fp64))
+                continue;
+            gp_precision p = fp64 ? GP_FP64 : GP_FP32;
+            size_t need = gp_bench_bytes(p, sh->m, sh->n, sh->k);
+            if (need > fr / 10 * 9) {
+                gp_error("size %ldx%ldx%ld (%s) needs %.2f GiB of GPU memory, "
+                         "%.2f GiB free", sh->m, sh->n, sh->k, gp_precision_name(p),
+                         need / 1073741824.0, fr / 1073741824.0);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void run_meta(gp_meta *m, const run_state *s, const gp_gpu *g,
+                     int argc, char **argv)
+{
+    gp_run_meta_base(m, g, argc, argv, s->seed, s->o->reps, s->o->warmup,
+                     s->o->no_flush);
+    gp_meta_set(m, "metrics", "%s", s->want_counters ? s->o->metrics : "none");
+    char plugins[1024];
+    gp_plugin_describe(plugins, sizeof plugins);
+    if (*plugins)
+        gp_meta_set(m, "plugins", "%s", plugins);
+}
+
+static int prepare_metrics(run_state *s)
+{
+    char err[1024];
+    s->want_counters = strcmp(s->o->metrics, "none") != 0;
+    if (!s->want_counters)
+        return 0;
+    if (gp_metric_list_parse(s->o->metrics, &s->metrics, err, sizeof err) != 0 ||
+        gp_profiler_validate(&s->metrics, "GH100", err, sizeof err) < 0) {
+        gp_error("--metrics: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int info_only(const gp_options *o)
+{
+    if (o->help) {
+        gp_cli_usage(stdout);
+        return 0;
+    }
+    if (o->version) {
+        printf("gemmprof %s (commit %s, built for %s)\n", gp_version,
+               gp_git_commit, gp_build_arch);
+        return 0;
+    }
+    if (o->list) {
+        gp_registry_print(stdout);
+        return 0;
+    }
+    if (o->build_facts) {
+        gp_ptxas_print(stdout);
+        return 0;
+    }
+    char err[512];
+    if (gp_profiler_list_metrics("GH100", stdout, err, sizeof err) != 0) {
+        gp_error("--list-metrics: %s", err);
+        return 2;
+    }
+    return 0;
+}
+
+#define GP_CEILINGS_MAX_AGE_S (7 * 24 * 3600.0)
+
+/* --roofline needs ceilings: a fresh cached probe of this GPU, or a new
+ * probe now.  Without --roofline a cached file, if any, still gives the
+ * probe clock for the drift warning.  Returns 0 with `ceil` set. */
+static int setup_ceilings(run_state *s, const gp_gpu *g, char *ceil, size_t n)
+{
+    char err[512];
+    *ceil = 0;
+    if (s->o->roofline) {
+        if (gp_probe_ensure(s->o->device, GP_CEILINGS_MAX_AGE_S, 0, ceil, n,
+                            err, sizeof err) != 0) {
+            gp_warn("--roofline: no ceilings, no roofline: %s", err);
+            *ceil = 0;
+            return -1;
+        }
+    } else if (gp_ceilings_cache_path(g->name, ceil, n, err, sizeof err) != 0 ||
+               access(ceil, R_OK) != 0) {
+        *ceil = 0;
+        return -1;
+    }
+    static gp_ceilings c;
+    if (gp_ceilings_read(ceil, &c, err, sizeof err) != 0) {
+        gp_warn("%s", err);
+        *ceil = 0;
+        return -1;
+    }
+    const char *mhz = gp_meta_get(&c.meta, "probe_sm_clock_mhz");
+    s->probe_clock_mhz = mhz ? atof(mhz) : 0;
+    return 0;
+}
+
+static void render_roofline(const char *data, const char *ceil)
+{
+    char dir[4096], written[4096], err[1024];
+    snprintf(dir, sizeof dir, "%.*s-plots", (int)(strlen(data) > 4 &&
+             !strcmp(data + strlen(data) - 4, ".csv") ? strlen(data) - 4 :
+             strlen(data)), data);
+    int rc = gp_plot_roofline(data, ceil, dir, "pdf", written, sizeof written,
+                              err, sizeof err);
+    if (rc == 0)
+        printf("wrote %s\n", written);
+    else
+        gp_warn("--roofline: %s", err);
+}
+
+/* --baseline FILE, before any GPU work: a run file, and not the one this
+ * run is about to overwrite. */
+static int check_baseline(const char *base, const char *out)
+{
+    char err[1024];
+    struct stat a, b;
+    if (gp_diff_check_file(base, err, sizeof err) != 0) {
+        gp_error("--baseline: %s", err);
+        return -1;
+    }
+    if (stat(base, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino) {
+        gp_error("--baseline: %s is also the output file; write the run elsewhere "
+                 "(--out)", base);
+        return -1;
+    }
+    return 0;
+}
+
+/* --baseline: the new file against it, as `gemmprof diff` prints it; the
+ * worse of the run's and the diff's exit codes. */
+static int baseline_diff(const gp_options *o, const char *path, int rc)
+{
+    if (!o->baseline)
+        return rc;
+    gp_diff_opts d = { .threshold_pct = GP_DIFF_THRESHOLD_DEFAULT };
+    putchar('\n');
+    fflush(stdout);
+    int drc = gp_diff_files(o->baseline, path, &d, GP_DIFF_TEXT, stdout);
+    return drc > rc ? drc : rc;
+}
+
+int gp_cmd_run(int argc, char **argv)
+{
+    gp_options o;
+    char err[1024], path[4096];
+    if (gp_cli_parse(argc, argv, &o, err, sizeof err) != 0) {
+        gp_error("%s", err);
+        return 2;
+    }
+    if (o.help || o.version || o.list || o.list_metrics || o.build_facts)
+        return info_only(&o);
+    run_state s = {.o = &o, .path = path};
+    s.seed = o.seed_given ? o.seed : (unsigned long long)time(NULL);
+    if (prepare_metrics(&s) != 0)
+        return 2;
+    if (gp_run_out_path(o.out, path, sizeof path, err, sizeof err) != 0) {
+        gp_error("%s", err);
+        return 2;
+    }
+    if (o.baseline && check_baseline(o.baseline, path) != 0)
+        return 2;
+    gp_gpu g;
+    if (gp_gpu_open(o.device, &g, err, sizeof err) != 0) {
+        gp_error("%s; without one, the compiler's static facts: --build-facts", err);
+        if (o.roofline) {
+            char dir[4096];
+            snprintf(dir, sizeof dir, "%s", path);
+            char *slash = strrchr(dir, '/');
+            gp_run_reference_roofline(slash ? (*slash = 0, dir) : ".");
+        }
+        return 2;
+    }
+    if (check_fits(&o) != 0)
+        return 2;
+    char ceil[4096];
+    int have_ceil = setup_ceilings(&s, &g, ceil, sizeof ceil) == 0;
+    static gp_meta meta;
+    run_meta(&meta, &s, &g, argc, argv);
+    if (have_ceil)
+        gp_meta_set(&meta, "ceilings", "%s (probed at %.0f MHz)", ceil,
+                    s.probe_clock_mhz);
+    s.nvml = gp_nvml_open(o.device);
+    if (!(s.csv = gp_csv_open(path, &meta, err, sizeof err))) {
+        gp_error("%s", err);
+        return 2;
+    }
+    begin_profiler(&s);
+    s.total = o.nshapes * o.nkernels;
+    if (!o.quiet)
+        gp_table_header(stdout, &g);
+    for (int i = 0; i < o.nshapes; ++i)
+        for (int fp64 = 0; fp64 <= 1; ++fp64)
+            if (wants(&o, fp64))
+                run_precision(&s, fp64 ? GP_FP64 : GP_FP32, &o.shapes[i]);
+    progress_clear(&s);
+    if (s.prof) {
+        fprintf(stderr, "gemmprof: counters: %.1f s collecting, %d pass(es) "
+                "per kernel (%s)\n", gp_profiler_seconds(s.prof),
+                gp_profiler_passes(s.prof), o.metrics);
+        gp_profiler_end(s.prof);
+    }
+    if (gp_csv_close(s.csv) != 0) {
+        gp_error("%s: write failed: %s", path, strerror(errno));
+        return 2;
+    }
+    gp_nvml_close(s.nvml);
+    printf("wrote %s\n", path);
+    if (o.roofline && have_ceil)
+        render_roofline(path, ceil);
+    if (s.failures)
+        fprintf(stderr, "gemmprof: %d row(s) failed verification or errored\n",
+                s.failures);
+    return baseline_diff(&o, path, s.failures ? 1 : 0);
+}

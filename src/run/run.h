@@ -1,0 +1,123 @@
+/* run.h - the run folder's interface.  The one way to run a kernel:
+ * launch -> verify -> time -> (optionally) profile (runner.c, verify.c),
+ * written once and used by every kernel, the run command (command.c), the
+ * sweeps, dist and the GPU tests; where run files go and the metadata every
+ * one carries (output.c); the plugin crash guard (plugin_guard.c). */
+#ifndef GP_RUN_H
+#define GP_RUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "gemmprof.h"
+#include "cupti/profiler.h"
+#include "data/data.h"
+#include "gpu/gpu.h"
+#include "util/util.h"
+
+int gp_cmd_run(int argc, char **argv);     /* gemmprof --kernel ... (the default) */
+
+/* ---- the run command's options (options.c, usage.c), parsed and validated
+ * completely before any GPU call ---- */
+
+#define GP_MAX_KERNELS 256
+#define GP_MAX_PLUGINS 16
+
+
+typedef struct {
+    const gp_kernel *kernels[GP_MAX_KERNELS];
+    int nkernels;
+    /* --plugin FILE: loaded (gp_plugin_load) once every option is parsed,
+     * before the --kernel values (kernel_specs) are resolved, so that
+     * plugin kernels can be named whatever the order on the command line */
+    const char *plugins[GP_MAX_PLUGINS];
+    int nplugins;
+    const char *kernel_specs[GP_MAX_KERNELS];
+    int nkernel_specs;
+    gp_shape shapes[GP_MAX_SHAPES];
+    int nshapes;
+    double alpha, beta;
+    int reps, warmup;
+    unsigned long long seed;    /* 0 = pick from the clock (recorded)   */
+    int seed_given;
+    const char *out;            /* FILE.csv or DIR; NULL = default     */
+    const char *metrics;        /* "default", "none", or a LIST        */
+    const char *baseline;       /* --baseline FILE: diff the run with it */
+    int list, list_metrics, build_facts, help, version, roofline, quiet, no_flush;
+    int device;
+} gp_options;
+
+/* Parse argv into `o` (defaults first; a size is required
+ * unless --list/--help/--version; alpha 1, beta 0, reps 20, warmup 5,
+ * metrics "default").  Loads the --plugin files, then resolves the
+ * --kernel names (plugin kernels included).  Returns 0, or -1 with a
+ * one-line message in `err` (without the "gemmprof: " prefix). */
+int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen);
+void gp_cli_usage(FILE *f);
+
+typedef struct {
+    int reps, warmup;
+    int flush_l2;               /* scrub L2 before every timed launch */
+    gp_profiler *prof;          /* NULL: no counters                  */
+} gp_run_opts;
+
+/* Device buffers for one shape and precision: A, B, C0 (initial C), C (the
+ * kernel's output), R (the cuBLAS reference result), host copies. */
+typedef struct gp_bench gp_bench;
+
+/* Bytes of device memory a bench of this shape needs (all buffers). */
+size_t gp_bench_bytes(gp_precision p, long m, long n, long k);
+
+/* Allocate, fill A, B, C0 with uniform random values in [-1, 1) from
+ * `seed`, and compute the reference with cuBLAS.  NULL with a one-line
+ * message (e.g. "4096x4096x4096 fp64 needs 1.2 GiB, 0.3 GiB free"). */
+gp_bench *gp_bench_create(gp_precision p, long m, long n, long k,
+                          double alpha, double beta, unsigned long long seed,
+                          char *err, size_t errlen);
+void gp_bench_destroy(gp_bench *b);
+
+/* Run `k` on the bench: one verified launch, warm-up, timed reps, static
+ * facts, counters if o->prof.  Always fills `r` (status says what failed).
+ * Returns 0 if the row verified, 1 if it ran but failed verification,
+ * -1 on a CUDA error (the context may be unusable after a sticky error:
+ * see r->status). */
+int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
+                 gp_row *r);
+
+/* A row that names kernel `k` at this shape, every measurement NA: the start
+ * of every row, measured or not (runner, rows for kernels that could not
+ * run, the plugin crash row). */
+void gp_row_identify(gp_row *r, const gp_kernel *k, long m, long n, long kk,
+                     double alpha, double beta);
+
+/* Verification: relative Frobenius error of `c` against `ref` (n values),
+ * any non-finite value in c fails.  Tolerance scales with k. */
+typedef struct { double rel_fro, max_rel; long nonfinite; } gp_verify_result;
+gp_verify_result gp_verify(gp_precision p, const void *c, const void *ref, size_t n);
+double gp_verify_tolerance(gp_precision p, long k);
+
+/* ---- run files (output.c), shared by run, sweep and dist ---- */
+
+/* --out FILE | DIR (an existing directory or one ending in '/'); NULL:
+ * results/.  A directory gets a new run-<UTC time>.csv.  0, or -1 with a
+ * one-line message. */
+int gp_run_out_path(const char *out, char *path, size_t n, char *err, size_t errlen);
+
+/* Host and GPU facts, seed, reps, warm-up, L2 flush and timing method. */
+void gp_run_meta_base(gp_meta *m, const gp_gpu *g, int argc, char **argv,
+                      unsigned long long seed, int reps, int warmup, int no_flush);
+
+/* ---- the plugin crash guard (plugin_guard.c) ---- */
+
+/* A plugin launcher runs inside the harness, so a segfault in it ends the
+ * process; CUDA cannot be used safely after a fork, and jumping out of a
+ * signal handler could leave the runtime's locks held.  What the guard does
+ * instead: while armed, a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGABRT) appends a failed row for the kernel to the run file `csv_path`
+ * (every earlier row is already there: rows are flushed as they are
+ * written), prints one line naming the kernel, and lets the process die of
+ * the same signal. */
+void gp_plugin_guard_arm(const char *csv_path, const gp_kernel *k, long m,
+                         long n, long kk, double alpha, double beta);
+void gp_plugin_guard_disarm(void);
+
+#endif

@@ -1,0 +1,331 @@
+/* runner.c - launch -> verify -> time -> profile, once for every kernel.
+ *
+ * Timing rules (each learned from a ladder that got it wrong):
+ * - warm-up launches first (module load, cuBLAS heuristics);
+ * - one event pair per rep, no sync between reps;
+ * - C reset from C0 before every rep when beta != 0, so values stay bounded;
+ * - L2 scrubbed before every rep (a read pass over twice its size), so
+ *   repeated launches do not find A and B already in cache;
+ * - reset and scrub sit outside the events; median, min and max reported.
+ * Counters come from separate, replayed launches (profiler.h), never from
+ * the timed ones.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+#include <nvtx3/nvToolsExt.h>
+#include "gpu/gpu.h"
+#include "registry/registry.h"
+#include "run.h"
+
+/* Keep the whole timed phase of one kernel near this many milliseconds: a
+ * naive kernel at 8192^3 takes seconds per launch, cuBLAS microseconds. */
+#define GP_TIME_BUDGET_MS 3000.0
+#define GP_MIN_REPS 3
+
+struct gp_bench {
+    gp_precision prec;
+    long m, n, k;
+    double alpha, beta;
+    size_t elt;
+    void *A, *B, *C0, *C, *R, *flush;
+    size_t flush_bytes;
+    void *host_c, *host_r;
+};
+
+static size_t cbytes(const gp_bench *b) { return (size_t)b->m * b->n * b->elt; }
+
+size_t gp_bench_bytes(gp_precision p, long m, long n, long k)
+{
+    size_t e = gp_precision_bytes(p);
+    return e * ((size_t)m * k + (size_t)k * n + 3 * (size_t)m * n);
+}
+
+static size_t l2_bytes(void)
+{
+    int dev = 0, l2 = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    return l2 > 0 ? (size_t)l2 : (size_t)64 << 20;
+}
+
+void gp_bench_destroy(gp_bench *b)
+{
+    if (!b)
+        return;
+    void *d[] = {b->A, b->B, b->C0, b->C, b->R, b->flush};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; ++i)
+        if (d[i])
+            cudaFree(d[i]);
+    free(b->host_c);
+    free(b->host_r);
+    free(b);
+}
+
+static gemm_args args_for(const gp_bench *b, void *c)
+{
+    gemm_args a = {(int)b->m, (int)b->n, (int)b->k, b->alpha, b->beta,
+                   b->A, b->B, c, (int)b->k, (int)b->n, (int)b->n};
+    return a;
+}
+
+static int alloc_all(gp_bench *b)
+{
+    size_t sa = (size_t)b->m * b->k * b->elt, sb = (size_t)b->k * b->n * b->elt;
+    b->flush_bytes = 2 * l2_bytes();
+    int e;
+    if ((e = cudaMalloc(&b->A, sa)) || (e = cudaMalloc(&b->B, sb)) ||
+        (e = cudaMalloc(&b->C0, cbytes(b))) || (e = cudaMalloc(&b->C, cbytes(b))) ||
+        (e = cudaMalloc(&b->R, cbytes(b))) ||
+        (e = cudaMalloc(&b->flush, b->flush_bytes)) ||
+        (e = cudaMemset(b->flush, 0, b->flush_bytes)))
+        return e;
+    b->host_c = malloc(cbytes(b));
+    b->host_r = malloc(cbytes(b));
+    return (b->host_c && b->host_r) ? 0 : (int)cudaErrorMemoryAllocation;
+}
+
+static int fill_and_reference(gp_bench *b, unsigned long long seed)
+{
+    int dbl = b->prec == GP_FP64, e;
+    if ((e = gp_fill_uniform(b->A, (size_t)b->m * b->k, dbl, seed * 3 + 1, 0)) ||
+        (e = gp_fill_uniform(b->B, (size_t)b->k * b->n, dbl, seed * 3 + 2, 0)) ||
+        (e = gp_fill_uniform(b->C0, (size_t)b->m * b->n, dbl, seed * 3 + 3, 0)))
+        return e;
+    const gp_kernel *ref = gp_registry_reference(b->prec);
+    if (!ref)
+        return (int)cudaErrorNotSupported;
+    if ((e = cudaMemcpy(b->R, b->C0, cbytes(b), cudaMemcpyDeviceToDevice)))
+        return e;
+    gemm_args a = args_for(b, b->R);
+    if ((e = ref->launch(&a, 0, NULL)) || (e = cudaDeviceSynchronize()))
+        return e;
+    return cudaMemcpy(b->host_r, b->R, cbytes(b), cudaMemcpyDeviceToHost);
+}
+
+gp_bench *gp_bench_create(gp_precision p, long m, long n, long k, double alpha,
+                          double beta, unsigned long long seed, char *err,
+                          size_t errlen)
+{
+    if ((double)m * k >= 2147483648.0 || (double)k * n >= 2147483648.0 ||
+        (double)m * n >= 2147483648.0) {
+        snprintf(err, errlen, "%ldx%ldx%ld: a matrix with 2^31 or more "
+                 "elements exceeds the kernels' 32-bit indexing", m, n, k);
+        return NULL;
+    }
+    gp_bench *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(err, errlen, "out of host memory");
+        return NULL;
+    }
+    *b = (gp_bench){.prec = p, .m = m, .n = n, .k = k, .alpha = alpha,
+                    .beta = beta, .elt = gp_precision_bytes(p)};
+    int e = alloc_all(b);
+    if (!e)
+        e = fill_and_reference(b, seed);
+    if (e) {
+        snprintf(err, errlen, "%ldx%ldx%ld %s: setting up inputs and the "
+                 "cuBLAS reference failed: %s", m, n, k, gp_precision_name(p),
+                 cudaGetErrorString((cudaError_t)e));
+        gp_bench_destroy(b);
+        return NULL;
+    }
+    return b;
+}
+
+/* Put C in the state a launch expects: NaN when beta == 0 (C is
+ * write-only then, so a kernel that reads it or skips an element shows
+ * up as NaN), the initial C0 otherwise. */
+static int prepare_c(gp_bench *b, cudaStream_t s)
+{
+    if (b->beta == 0.0)
+        return gp_poison(b->C, cbytes(b), s);
+    return cudaMemcpyAsync(b->C, b->C0, cbytes(b), cudaMemcpyDeviceToDevice, s);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, c = *(const double *)y;
+    return (a > c) - (a < c);
+}
+
+static void set_status(gp_row *r, const char *what, int e)
+{
+    snprintf(r->status, sizeof r->status, "error: %s: %s", what,
+             cudaGetErrorString((cudaError_t)e));
+}
+
+/* The verification launch: poison, launch once, compare every element. */
+static int verify_launch(gp_bench *b, const gp_kernel *k, gp_row *r,
+                         gp_launch_info *li, float *ms)
+{
+    gemm_args a = args_for(b, b->C);
+    cudaEvent_t t0, t1;
+    int e;
+    cudaEventCreate(&t0);
+    cudaEventCreate(&t1);
+    if ((e = prepare_c(b, 0)) == 0) {
+        cudaEventRecord(t0, 0);
+        e = k->launch(&a, 0, li);
+        cudaEventRecord(t1, 0);
+    }
+    if (!e)
+        e = cudaDeviceSynchronize();
+    if (!e)
+        e = cudaEventElapsedTime(ms, t0, t1);
+    cudaEventDestroy(t0);
+    cudaEventDestroy(t1);
+    if (e) {
+        set_status(r, "launch", e);
+        return e;
+    }
+    if ((e = cudaMemcpy(b->host_c, b->C, cbytes(b), cudaMemcpyDeviceToHost))) {
+        set_status(r, "copy back", e);
+        return e;
+    }
+    gp_verify_result v = gp_verify(b->prec, b->host_c, b->host_r,
+                                   (size_t)b->m * b->n);
+    r->rel_err_fro = v.rel_fro;
+    r->max_rel_err = v.max_rel;
+    /* the kernel's precision, not the bench's: a TF32 kernel runs on an
+     * FP32 bench against the exact FP32 reference, with TF32's tolerance */
+    r->tolerance = gp_verify_tolerance(k->precision, b->k);
+    r->verified = v.nonfinite == 0 && v.rel_fro <= r->tolerance;
+    if (v.nonfinite)
+        snprintf(r->status, sizeof r->status, "verify_failed: %ld non-finite "
+                 "elements", v.nonfinite);
+    else
+        snprintf(r->status, sizeof r->status, "%s",
+                 r->verified ? "ok" : "verify_failed");
+    return 0;
+}
+
+static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
+                      int warmup, int reps, gp_row *r)
+{
+    gemm_args a = args_for(b, b->C);
+    cudaEvent_t *ev = calloc(2 * (size_t)reps, sizeof *ev);
+    double *t = calloc((size_t)reps, sizeof *t);
+    int e = (ev && t) ? 0 : (int)cudaErrorMemoryAllocation;
+    for (int i = 0; !e && i < 2 * reps; ++i)
+        e = cudaEventCreate(&ev[i]);
+    for (int i = 0; !e && i < warmup; ++i)
+        if (!(e = prepare_c(b, 0)))
+            e = k->launch(&a, 0, NULL);
+    for (int i = 0; !e && i < reps; ++i) {
+        if (b->beta != 0.0)
+            e = prepare_c(b, 0);
+        if (!e && o->flush_l2)
+            e = gp_l2_scrub(b->flush, b->flush_bytes, 0);
+        if (!e && !(e = cudaEventRecord(ev[2 * i], 0)) &&
+            !(e = k->launch(&a, 0, NULL)))
+            e = cudaEventRecord(ev[2 * i + 1], 0);
+    }
+    if (!e)
+        e = cudaDeviceSynchronize();
+    for (int i = 0; !e && i < reps; ++i) {
+        float ms = 0;
+        e = cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
+        t[i] = ms;
+    }
+    if (!e) {
+        qsort(t, (size_t)reps, sizeof *t, cmp_double);
+        r->reps = reps;
+        r->time_min_ms = t[0];
+        r->time_max_ms = t[reps - 1];
+        r->time_ms = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+        r->gflops = 2.0 * b->m * b->n * b->k / (r->time_ms * 1e6);
+    } else {
+        set_status(r, "timing", e);
+    }
+    for (int i = 0; ev && i < 2 * reps; ++i)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
+    free(ev);
+    free(t);
+    return e;
+}
+
+/* Counters see the launch the timing saw: C prepared, then L2 scrubbed, so
+ * DRAM bytes are the kernel's own (as ncu's default cache flush gives).
+ * The profiler calls this before each of its passes (a launch each). */
+typedef struct {
+    gp_bench *b;
+    int flush_l2;
+} counter_prep;
+
+static int prepare_counted_launch(void *ctx)
+{
+    const counter_prep *cp = ctx;
+    int e = prepare_c(cp->b, 0);
+    if (!e && cp->flush_l2)
+        e = gp_l2_scrub(cp->b->flush, cp->b->flush_bytes, 0);
+    return e ? e : (int)cudaDeviceSynchronize();
+}
+
+static void collect_counters(gp_bench *b, const gp_kernel *k,
+                             const gp_run_opts *o, gp_row *r)
+{
+    gemm_args a = args_for(b, b->C);
+    counter_prep cp = {b, o->flush_l2};
+    char err[256];
+    if (gp_profiler_collect(o->prof, k, &a, prepare_counted_launch, &cp, r,
+                            err, sizeof err) < 0)
+        fprintf(stderr, "gemmprof: warning: %s %ldx%ldx%ld: counters: %s\n",
+                k->name, b->m, b->n, b->k, err);
+}
+
+void gp_row_identify(gp_row *r, const gp_kernel *k, long m, long n, long kk,
+                     double alpha, double beta)
+{
+    gp_row_init(r);
+    snprintf(r->kernel, sizeof r->kernel, "%s", k->name);
+    snprintf(r->precision, sizeof r->precision, "%s",
+             gp_precision_name(k->precision));
+    r->m = m;
+    r->n = n;
+    r->k = kk;
+    r->alpha = alpha;
+    r->beta = beta;
+}
+
+int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
+                 gp_row *r)
+{
+    gp_row_identify(r, k, b->m, b->n, b->k, b->alpha, b->beta);
+    if (k->precision != b->prec && !(k->precision == GP_TF32 && b->prec == GP_FP32)) {
+        snprintf(r->status, sizeof r->status, "error: precision mismatch");
+        return -1;
+    }
+    char range[128];
+    snprintf(range, sizeof range, "%s/%ldx%ldx%ld", k->name, b->m, b->n, b->k);
+    nvtxRangePushA(range);
+    gp_launch_info li;
+    memset(&li, 0, sizeof li);
+    float first_ms = 0;
+    int e = verify_launch(b, k, r, &li, &first_ms);
+    if (!e) {
+        snprintf(r->config, sizeof r->config, "%s", li.config);
+        gp_facts_fill(&li, r);
+        /* slow kernels get fewer reps (the row records how many); the
+         * verification launch already paid module load and first touch */
+        int reps = o->reps, warmup = o->warmup;
+        if (first_ms > 0 && first_ms * reps > GP_TIME_BUDGET_MS)
+            reps = (int)(GP_TIME_BUDGET_MS / first_ms);
+        if (reps < GP_MIN_REPS)
+            reps = o->reps < GP_MIN_REPS ? o->reps : GP_MIN_REPS;
+        if (first_ms > 0 && first_ms * warmup > GP_TIME_BUDGET_MS / 4)
+            warmup = (int)(GP_TIME_BUDGET_MS / 4 / first_ms);
+        e = timed_reps(b, k, o, warmup, reps, r);
+    }
+    if (!e && o->prof)
+        collect_counters(b, k, o, r);
+    gp_row_derive(r);
+    nvtxRangePop();
+    if (e)
+        return -1;
+    return r->verified ? 0 : 1;
+}

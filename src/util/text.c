@@ -1,0 +1,91 @@
+/* text.c - formatted strings that grow, lists of strings, slugs. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void gp_fmt(char *out, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, len, fmt, ap);
+    va_end(ap);
+}
+
+void gp_buf_printf(gp_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + (size_t)n + 1)
+            cap *= 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            perror("gemmprof");
+            exit(2);
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void gp_buf_free(gp_buf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+void gp_strlist_add(gp_strlist *l, const char *s)
+{
+    char **v = realloc(l->v, (size_t)(l->n + 1) * sizeof *v);
+    char *c = strdup(s);
+    if (!v || !c) {
+        perror("gemmprof");
+        exit(2);
+    }
+    v[l->n++] = c;
+    l->v = v;
+}
+
+void gp_strlist_free(gp_strlist *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+void gp_slug(const char *s, char *out, size_t outlen)
+{
+    size_t n = 0;
+    int dash = 0;
+    if (!outlen)
+        return;
+    for (; *s && n + 1 < outlen; ++s) {
+        if (isalnum((unsigned char)*s)) {
+            if (dash && n > 0 && n + 2 < outlen)
+                out[n++] = '-';
+            out[n++] = (char)tolower((unsigned char)*s);
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+    out[n] = '\0';
+    if (n == 0)
+        snprintf(out, outlen, "unknown-gpu");
+}

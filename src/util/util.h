@@ -1,0 +1,75 @@
+/* util.h - the helpers every part of gemmprof shares, in one place: one-line
+ * messages, formatted strings that grow, lists of strings, files and
+ * folders, running a helper program.  Depends on nothing else in src/. */
+#ifndef GP_UTIL_H
+#define GP_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* "gemmprof: <msg>" on stderr, one line (errors.c).  Every message about a
+ * problem goes through these, so scripts can grep it. */
+void gp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* snprintf that says nothing about truncation: messages and paths here are
+ * cut to their buffers on purpose. */
+void gp_fmt(char *out, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+typedef struct { char *s; size_t len, cap; } gp_buf;
+void gp_buf_printf(gp_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void gp_buf_free(gp_buf *b);
+
+typedef struct { char **v; int n; } gp_strlist;
+void gp_strlist_add(gp_strlist *l, const char *s);
+void gp_strlist_free(gp_strlist *l);
+
+/* A GPU name as a file-name word: "NVIDIA H200" -> "nvidia-h200". */
+void gp_slug(const char *s, char *out, size_t outlen);
+
+/* Run argv[0] (a path) with its output going to `logfile`, in `cwd` (NULL:
+ * here).  0 exit status 0; 1 it failed (its last output line in err); -1
+ * it could not be run. */
+int gp_spawn(char *const argv[], const char *cwd, const char *logfile,
+             char *err, size_t errlen);
+
+/* Files and folders.  Each returns 0, or -1 with "PATH: reason" in err. */
+int gp_mkdir_p(const char *path, char *err, size_t errlen);
+int gp_rm_rf(const char *path);                  /* best effort */
+int gp_copy_file(const char *from, const char *to, char *err, size_t errlen);
+int gp_move_file(const char *from, const char *to, char *err, size_t errlen);
+/* "dir/base" into out; -1 if it does not fit. */
+int gp_path_join(char *out, size_t len, const char *dir, const char *base);
+/* The last path component without its extension ("a/b/run.csv" -> "run"). */
+void gp_path_stem(const char *path, char *out, size_t len);
+
+/* fopen for writing intermediates: "DIR/NAME", NULL with err. */
+FILE *gp_open_in(const char *dir, const char *name, char *path, size_t plen,
+                 char *err, size_t errlen);
+
+/* Build facts, defined in the generated build/gen/version.c (the Makefile
+ * rewrites it whenever the version, commit or flags change). */
+extern const char *const gp_version;      /* "0.1.0"                       */
+extern const char *const gp_git_commit;   /* short hash, "-dirty" suffix   */
+extern const char *const gp_build_arch;   /* "sm_90"                       */
+extern const char *const gp_build_flags;  /* NVCCFLAGS of the build        */
+extern const char *const gp_cuda_home;    /* toolkit the build used        */
+
+/* ---- the size grammar of --size, --sizes and --mnk (sizes.c), shared by
+ * run, sweep and dist ---- */
+
+#define GP_MAX_SHAPES 256
+typedef struct { long m, n, k; } gp_shape;
+
+/* Size specs.  Each returns the number of shapes appended, or -1 with err.
+ *   "N"            -> N x N x N
+ *   "A:B:STEP"     -> A, A+STEP, ... <= B (square)
+ *   "A,B,C"        -> square sizes
+ *   "M,N,K"        -> for --mnk: one rectangular shape
+ * Sizes must be integers 1 .. 1<<20 (no signs, no junk, no overflow). */
+int gp_parse_sizes(const char *spec, gp_shape *out, int max, char *err, size_t errlen);
+int gp_parse_mnk(const char *spec, gp_shape *out, int max, char *err, size_t errlen);
+
+#endif

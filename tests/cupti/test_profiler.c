@@ -1,0 +1,288 @@
+/* test_profiler.c - CPU: --metrics parsing, offline metric validation and
+ * pass counting against GH100 through the CUPTI host API (no GPU needed;
+ * skipped, with the reason, only where libcupti cannot be loaded), the
+ * --list-metrics catalogue, and the one-line reasons for every way counters
+ * can be refused. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/gpu.h"
+#include "cupti/profiler.h"
+#include "data/row.h"
+
+static gp_metric_list list;
+static char err[4096];
+
+static void parse_ok(const char *spec)
+{
+    if (gp_metric_list_parse(spec, &list, err, sizeof err) != 0)
+        fail_msg("parse \"%s\": %s", spec, err);
+}
+
+static void parse_fails(const char *spec, const char *needle)
+{
+    err[0] = '\0';
+    if (gp_metric_list_parse(spec, &list, err, sizeof err) != -1)
+        fail_msg("\"%s\" parsed (%d names) but must be rejected", spec, list.count);
+    if (!strstr(err, needle))
+        fail_msg("\"%s\": message \"%s\" lacks \"%s\"", spec, err, needle);
+    assert_null(strchr(err, '\n'));
+    assert_int_equal(list.count, 0);
+}
+
+static void parse_default_is_the_row_metrics(void **state)
+{
+    (void)state;
+    parse_ok("default");
+    assert_int_equal(list.count, GP_NMETRICS);
+    for (int i = 0; i < GP_NMETRICS; i++)
+        assert_string_equal(list.names[i], gp_metric_names[i]);
+}
+
+static void parse_none_is_empty(void **state)
+{
+    (void)state;
+    parse_ok("none");
+    assert_int_equal(list.count, 0);
+}
+
+static void parse_list_trims_and_drops_duplicates(void **state)
+{
+    (void)state;
+    parse_ok(" dram__bytes_read.sum ,lts__t_bytes.sum,\tdram__bytes_read.sum");
+    assert_int_equal(list.count, 2);
+    assert_string_equal(list.names[0], "dram__bytes_read.sum");
+    assert_string_equal(list.names[1], "lts__t_bytes.sum");
+}
+
+static void parse_default_plus_extra_metric(void **state)
+{
+    (void)state;
+    parse_ok("default,sm__inst_executed.sum,lts__t_bytes.sum");
+    assert_int_equal(list.count, GP_NMETRICS + 1);      /* lts is in default */
+    assert_string_equal(list.names[GP_NMETRICS], "sm__inst_executed.sum");
+}
+
+static void parse_rejects_bad_lists(void **state)
+{
+    (void)state;
+    parse_fails("", "empty");
+    parse_fails("a.sum,,b.sum", "empty metric name");
+    parse_fails("a.sum,", "empty metric name");
+    parse_fails(",a.sum", "empty metric name");
+    parse_fails("dram bytes", "bad character ' '");
+    parse_fails("x.sum;rm", "bad character ';'");
+    parse_fails("none,dram__bytes_read.sum", "\"none\" cannot be combined");
+    char longname[300];
+    memset(longname, 'a', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    parse_fails(longname, "too long");
+}
+
+static void parse_rejects_more_than_64_metrics(void **state)
+{
+    (void)state;
+    char spec[2048] = "";
+    for (int i = 0; i <= GP_MAX_METRICS; i++)
+        snprintf(spec + strlen(spec), sizeof spec - strlen(spec), "%sm%d.sum",
+                 i ? "," : "", i);
+    parse_fails(spec, "too many metrics");
+}
+
+/* ---- offline CUPTI host API: skipped only where libcupti cannot load ---- */
+
+static int validate_or_skip(const char *chip)
+{
+    int rc = gp_profiler_validate(&list, chip, err, sizeof err);
+    if (rc == GP_PROFILER_NO_CUPTI) {
+        print_message("SKIP reason: %s\n", err);
+        skip();
+    }
+    return rc;
+}
+
+static void validate_default_list_for_gh100(void **state)
+{
+    (void)state;
+    parse_ok("default");
+    if (validate_or_skip("GH100") != 0)
+        fail_msg("default metrics rejected for GH100: %s", err);
+}
+
+static void validate_names_every_bad_metric(void **state)
+{
+    (void)state;
+    parse_ok("dram__bytes_read.sum,foo.bar,launch__registers_per_thread,lts__t_bytes.sum");
+    assert_int_equal(validate_or_skip(NULL), -1);
+    assert_non_null(strstr(err, "GH100"));
+    assert_non_null(strstr(err, "foo.bar, launch__registers_per_thread"));
+    assert_non_null(strstr(err, "--list-metrics"));
+    assert_null(strstr(err, "dram__bytes_read"));
+    assert_null(strstr(err, "lts__t_bytes"));
+}
+
+static void validate_rejects_unknown_chip(void **state)
+{
+    (void)state;
+    parse_ok("dram__bytes_read.sum");
+    assert_int_equal(validate_or_skip("NOSUCHCHIP"), -1);
+    assert_non_null(strstr(err, "NOSUCHCHIP"));
+}
+
+static void validate_empty_list_needs_no_cupti(void **state)
+{
+    (void)state;
+    parse_ok("none");
+    assert_int_equal(gp_profiler_validate(&list, "GH100", err, sizeof err), 0);
+}
+
+static void count_passes_grows_with_the_list(void **state)
+{
+    (void)state;
+    parse_ok("sm__sass_thread_inst_executed_op_ffma_pred_on.sum");
+    validate_or_skip("GH100");
+    int one = gp_profiler_count_passes(&list, "GH100", err, sizeof err);
+    if (one < 0)
+        fail_msg("%s", err);
+    assert_int_equal(one, 1);            /* a single counter is one pass */
+
+    parse_ok("default");
+    int dflt = gp_profiler_count_passes(&list, "GH100", err, sizeof err);
+    parse_ok("default,sm__throughput.avg.pct_of_peak_sustained_elapsed");
+    int more = gp_profiler_count_passes(&list, "GH100", err, sizeof err);
+    print_message("passes on GH100: default %d, default+sm__throughput %d\n", dflt, more);
+    assert_true(dflt >= 1);
+    assert_true(more > dflt);            /* sm__throughput is a many-pass breakdown */
+
+    parse_ok("dram__bytes_read.sum,no_such_metric.sum");
+    assert_int_equal(gp_profiler_count_passes(&list, "GH100", err, sizeof err), -1);
+    assert_non_null(strstr(err, "no_such_metric.sum"));
+}
+
+static void list_metrics_prints_the_catalogue(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    int rc = gp_profiler_list_metrics("GH100", f, err, sizeof err);
+    if (rc == GP_PROFILER_NO_CUPTI) {
+        fclose(f);
+        print_message("SKIP reason: %s\n", err);
+        skip();
+    }
+    if (rc != 0)
+        fail_msg("%s", err);
+    rewind(f);
+    char line[4096], prev[4096] = "";
+    int names = 0, dram = 0, warps = 0, sorted = 1, comments = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') {
+            comments += strstr(line, ".sum") != NULL;
+            continue;
+        }
+        names++;
+        dram += !strncmp(line, "dram__bytes_read\tcounter\t", 25);
+        warps += !strncmp(line, "sm__warps_active\t", 17);
+        sorted &= strcmp(prev, line) <= 0;
+        snprintf(prev, sizeof prev, "%s", line);
+    }
+    fclose(f);
+    assert_true(names > 1000);           /* GH100 has thousands of base metrics */
+    assert_int_equal(dram, 1);
+    assert_int_equal(warps, 1);
+    assert_true(sorted);
+    assert_true(comments >= 1);          /* the suffix line names ".sum" */
+}
+
+/* ---- reasons ---- */
+
+static void explains(int code, const char *needle)
+{
+    char buf[512];
+    const char *s = gp_profiler_explain(code, buf, sizeof buf);
+    assert_ptr_equal(s, buf);
+    if (!strstr(buf, needle))
+        fail_msg("reason for %d is \"%s\", lacks \"%s\"", code, buf, needle);
+    assert_null(strchr(buf, '\n'));
+}
+
+static void explain_names_the_fix_for_each_refusal(void **state)
+{
+    (void)state;
+    explains(35, "restricted to admin users (ERR_NVGPUCTRPERM)");
+    explains(35, "CAP_PERFMON");
+    explains(35, "options nvidia NVreg_RestrictProfilingToAdminUsers=0");
+    explains(35, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
+    explains(39, "another profiler (ncu/nsys) holds the counters: run gemmprof outside it");
+    explains(40, "vGPU");
+    explains(33, "virtualized GPU");
+    explains(41, "confidential computing");
+    explains(42, "CMP");
+    explains(43, "MIG");
+    explains(44, "SLI");
+    explains(45, "WSL");
+    explains(27, "compute capability 7.0");
+    explains(46, "CUDA toolkit");
+    explains(15, "driver");
+    explains(26, "busy");
+    explains(999, "CUPTI_ERROR_UNKNOWN");
+    explains(GP_PROF_LIBCUPTI_MISSING,
+             "libcupti.so.13 not found (install the CUDA toolkit's CUPTI or set LD_LIBRARY_PATH)");
+    explains(GP_PROF_DRIVER_MISSING, "libcuda.so.1");
+    explains(GP_PROF_NO_DEVICE, "CUDA_VISIBLE_DEVICES");
+    explains(12345, "12345");
+}
+
+static void explain_truncates_to_the_buffer(void **state)
+{
+    (void)state;
+    char small[8];
+    gp_profiler_explain(35, small, sizeof small);
+    assert_int_equal(strlen(small), sizeof small - 1);
+}
+
+/* CUPTI segfaults when called without a driver or device: begin must stop
+ * before it, with a reason. */
+static void begin_without_gpu_returns_a_reason(void **state)
+{
+    (void)state;
+    if (gp_gpu_count() > 0) {
+        print_message("SKIP reason: a GPU is visible (this checks the no-GPU path)\n");
+        skip();
+    }
+    char why[512] = "";
+    parse_ok("default");
+    gp_profiler *p = gp_profiler_begin(&list, why, sizeof why);
+    assert_null(p);
+    print_message("begin without GPU: %s\n", why);
+    assert_true(strlen(why) > 10);
+    assert_null(strchr(why, '\n'));
+    assert_true(gp_profiler_seconds(NULL) == 0.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parse_default_is_the_row_metrics),
+        cmocka_unit_test(parse_none_is_empty),
+        cmocka_unit_test(parse_list_trims_and_drops_duplicates),
+        cmocka_unit_test(parse_default_plus_extra_metric),
+        cmocka_unit_test(parse_rejects_bad_lists),
+        cmocka_unit_test(parse_rejects_more_than_64_metrics),
+        cmocka_unit_test(validate_default_list_for_gh100),
+        cmocka_unit_test(validate_names_every_bad_metric),
+        cmocka_unit_test(validate_rejects_unknown_chip),
+        cmocka_unit_test(validate_empty_list_needs_no_cupti),
+        cmocka_unit_test(count_passes_grows_with_the_list),
+        cmocka_unit_test(list_metrics_prints_the_catalogue),
+        cmocka_unit_test(explain_names_the_fix_for_each_refusal),
+        cmocka_unit_test(explain_truncates_to_the_buffer),
+        cmocka_unit_test(begin_without_gpu_returns_a_reason),
+    };
+    return cmocka_run_group_tests_name("profiler", tests, NULL, NULL);
+}

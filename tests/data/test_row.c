@@ -1,0 +1,259 @@
+/* test_row.c - the column table and the numbers derived from counters. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "near.h"
+#include "data/row.h"
+
+/* A row whose counters describe 1000 FFMA, 10 FADD, 20 FMUL, no FP64. */
+static void fp32_row(gp_row *r)
+{
+    gp_row_init(r);
+    double *m = r->metric;
+    m[GP_M_FFMA] = 1000; m[GP_M_FADD] = 10; m[GP_M_FMUL] = 20;
+    m[GP_M_DFMA] = 0; m[GP_M_DADD] = 0; m[GP_M_DMUL] = 0;
+    m[GP_M_DRAM_READ] = 300; m[GP_M_DRAM_WRITE] = 100;
+    m[GP_M_L2_BYTES] = 2030;
+    m[GP_M_GPU_TIME] = 500;                       /* ns */
+    m[GP_M_SMEM_CONF_LD] = 3; m[GP_M_SMEM_CONF_ST] = 1;
+    m[GP_M_SMEM_WAVE_LD] = 12; m[GP_M_SMEM_WAVE_ST] = 4;
+    r->m = 10; r->n = 10; r->k = 10;              /* 2mnk = 2000 */
+}
+
+static void init_sets_every_number_na(void **state)
+{
+    (void)state;
+    gp_row r;
+    memset(&r, 0x5a, sizeof r);
+    gp_row_init(&r);
+    for (int i = 0; i < gp_ncolumns; i++) {
+        const gp_column *c = &gp_columns[i];
+        const char *p = (const char *)&r + c->offset;
+        switch (c->type) {
+        case GP_COL_DBL:  assert_true(isnan(*(const double *)p)); break;
+        case GP_COL_LONG: assert_int_equal(*(const long *)p, 0); break;
+        case GP_COL_INT:  assert_int_equal(*(const int *)p, -1); break;
+        case GP_COL_STR:  assert_string_equal(p, ""); break;
+        }
+    }
+    assert_int_equal(r.verified, -1);
+}
+
+static void derive_fp32_arithmetic(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    gp_row_derive(&r);
+    assert_near(r.flop_count, 2030, 0);           /* 2*1000+10+20 */
+    assert_near(r.ai_dram, 2000.0 / 400, 1e-12);  /* 2mnk, not counted */
+    assert_near(r.ai_l2, 2000.0 / 2030, 1e-12);
+    assert_near(r.gflops_counted, 2030.0 / 500, 1e-12);
+    assert_near(r.bank_conflict_ratio, 0.25, 1e-12);
+}
+
+static void derive_adds_fp64_flops(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.metric[GP_M_DFMA] = 100; r.metric[GP_M_DADD] = 1; r.metric[GP_M_DMUL] = 2;
+    gp_row_derive(&r);
+    assert_near(r.flop_count, 2030 + 203, 0);
+}
+
+static void derive_fp64_triple_all_na_is_absent(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.metric[GP_M_DFMA] = r.metric[GP_M_DADD] = r.metric[GP_M_DMUL] = NAN;
+    gp_row_derive(&r);
+    assert_near(r.flop_count, 2030, 0);
+    assert_false(isnan(r.ai_dram));
+}
+
+static void derive_fp64_triple_partly_na_gives_na(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.metric[GP_M_DADD] = NAN;
+    gp_row_derive(&r);
+    assert_true(isnan(r.flop_count));
+    assert_false(isnan(r.ai_dram));               /* 2mnk needs no counter */
+    assert_true(isnan(r.gflops_counted));
+    assert_false(isnan(r.bank_conflict_ratio));   /* does not need FLOPs */
+}
+
+static void derive_fp32_counter_na_gives_na(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.metric[GP_M_FMUL] = NAN;
+    gp_row_derive(&r);
+    assert_true(isnan(r.flop_count));
+    assert_true(isnan(r.gflops_counted));
+}
+
+static void derive_na_inputs_propagate(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.metric[GP_M_DRAM_WRITE] = NAN;
+    r.metric[GP_M_L2_BYTES] = NAN;
+    r.metric[GP_M_GPU_TIME] = NAN;
+    r.metric[GP_M_SMEM_WAVE_ST] = NAN;
+    gp_row_derive(&r);
+    assert_near(r.flop_count, 2030, 0);
+    assert_true(isnan(r.ai_dram));
+    assert_true(isnan(r.ai_l2));
+    assert_true(isnan(r.gflops_counted));
+    assert_true(isnan(r.bank_conflict_ratio));
+}
+
+static void derive_zero_denominators_give_na(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.metric[GP_M_DRAM_READ] = r.metric[GP_M_DRAM_WRITE] = 0;
+    r.metric[GP_M_L2_BYTES] = 0;
+    r.metric[GP_M_GPU_TIME] = 0;
+    r.metric[GP_M_SMEM_WAVE_LD] = r.metric[GP_M_SMEM_WAVE_ST] = 0;
+    gp_row_derive(&r);
+    assert_true(isnan(r.ai_dram));
+    assert_true(isnan(r.ai_l2));
+    assert_true(isnan(r.gflops_counted));
+    assert_true(isnan(r.bank_conflict_ratio));
+}
+
+static void derive_no_counters_all_na(void **state)
+{
+    (void)state;
+    gp_row r;
+    gp_row_init(&r);
+    gp_row_derive(&r);
+    assert_true(isnan(r.flop_count));
+    assert_true(isnan(r.ai_dram));
+    assert_true(isnan(r.bank_conflict_ratio));
+}
+
+static void columns_names_unique(void **state)
+{
+    (void)state;
+    for (int i = 0; i < gp_ncolumns; i++) {
+        assert_non_null(gp_columns[i].name);
+        assert_true(gp_columns[i].name[0] != '\0');
+        assert_null(strpbrk(gp_columns[i].name, ",\"\n #"));
+        for (int j = i + 1; j < gp_ncolumns; j++)
+            assert_string_not_equal(gp_columns[i].name, gp_columns[j].name);
+        assert_int_equal(gp_column_index(gp_columns[i].name), i);
+    }
+    assert_int_equal(gp_column_index("no_such_column"), -1);
+    assert_true(gp_ncolumns <= 128);              /* gp_run_file.has_column */
+}
+
+static void columns_hold_every_metric_at_its_slot(void **state)
+{
+    (void)state;
+    for (int m = 0; m < GP_NMETRICS; m++) {
+        int i = gp_column_index(gp_metric_names[m]);
+        assert_true(i >= 0);
+        assert_int_equal(gp_columns[i].type, GP_COL_DBL);
+        assert_int_equal(gp_columns[i].offset,
+                         offsetof(gp_row, metric) + (size_t)m * sizeof(double));
+    }
+    assert_string_equal(gp_metric_names[GP_M_DRAM_READ], "dram__bytes_read.sum");
+}
+
+/* The CSV header order is part of the file format. */
+static void columns_in_documented_order(void **state)
+{
+    (void)state;
+    static const char *const head[] = {
+        "kernel", "precision", "config", "m", "n", "k", "alpha", "beta",
+        "time_ms", "time_min_ms", "time_max_ms", "reps", "sm_clock_mhz", "gflops",
+        "pct_cublas", "verified", "max_rel_err", "rel_err_fro", "tolerance",
+        "status", "grid_blocks", "block_threads", "regs_per_thread",
+        "local_bytes_per_thread", "smem_per_block", "occupancy_theoretical",
+        "occupancy_limiter", "spill_store_bytes", "spill_load_bytes",
+    };
+    static const char *const tail[] = {
+        "flop_count", "ai_dram", "ai_l2", "gflops_counted", "bank_conflict_ratio",
+        "ranks", "rank", "grid", "dist_block", "panel", "comm", "compute_ms",
+        "comm_ms", "transfer_ms", "gflops_with_transfers", "efficiency",
+        "verify_scope",
+    };
+    int nh = (int)(sizeof head / sizeof head[0]);
+    int nt = (int)(sizeof tail / sizeof tail[0]);
+    assert_int_equal(gp_ncolumns, nh + GP_NMETRICS + nt);
+    for (int i = 0; i < nh; i++)
+        assert_string_equal(gp_columns[i].name, head[i]);
+    for (int m = 0; m < GP_NMETRICS; m++)
+        assert_string_equal(gp_columns[nh + m].name, gp_metric_names[m]);
+    for (int i = 0; i < nt; i++)
+        assert_string_equal(gp_columns[nh + GP_NMETRICS + i].name, tail[i]);
+}
+
+/* Offsets, types and sizes agree with the struct (a typo in the table would
+ * write one field's bytes into another). */
+static void columns_types_match_struct(void **state)
+{
+    (void)state;
+    const gp_column *c;
+    c = &gp_columns[gp_column_index("kernel")];
+    assert_int_equal(c->type, GP_COL_STR);
+    assert_int_equal(c->size, sizeof ((gp_row *)0)->kernel);
+    c = &gp_columns[gp_column_index("status")];
+    assert_int_equal(c->offset, offsetof(gp_row, status));
+    assert_int_equal(c->size, sizeof ((gp_row *)0)->status);
+    c = &gp_columns[gp_column_index("reps")];
+    assert_int_equal(c->type, GP_COL_LONG);
+    assert_int_equal(c->offset, offsetof(gp_row, reps));
+    c = &gp_columns[gp_column_index("verified")];
+    assert_int_equal(c->type, GP_COL_INT);
+    assert_int_equal(c->offset, offsetof(gp_row, verified));
+    c = &gp_columns[gp_column_index("bank_conflict_ratio")];
+    assert_int_equal(c->offset, offsetof(gp_row, bank_conflict_ratio));
+    for (int i = 0; i < gp_ncolumns; i++) {
+        c = &gp_columns[i];
+        size_t sz = c->type == GP_COL_STR ? c->size
+                  : c->type == GP_COL_DBL ? sizeof(double)
+                  : c->type == GP_COL_LONG ? sizeof(long) : sizeof(int);
+        assert_true(sz > 0);
+        assert_true(c->offset + sz <= sizeof(gp_row));
+        /* no two columns overlap */
+        for (int j = 0; j < gp_ncolumns; j++)
+            if (j != i)
+                assert_true(gp_columns[j].offset < c->offset ||
+                            gp_columns[j].offset >= c->offset + sz);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(init_sets_every_number_na),
+        cmocka_unit_test(derive_fp32_arithmetic),
+        cmocka_unit_test(derive_adds_fp64_flops),
+        cmocka_unit_test(derive_fp64_triple_all_na_is_absent),
+        cmocka_unit_test(derive_fp64_triple_partly_na_gives_na),
+        cmocka_unit_test(derive_fp32_counter_na_gives_na),
+        cmocka_unit_test(derive_na_inputs_propagate),
+        cmocka_unit_test(derive_zero_denominators_give_na),
+        cmocka_unit_test(derive_no_counters_all_na),
+        cmocka_unit_test(columns_names_unique),
+        cmocka_unit_test(columns_hold_every_metric_at_its_slot),
+        cmocka_unit_test(columns_in_documented_order),
+        cmocka_unit_test(columns_types_match_struct),
+    };
+    return cmocka_run_group_tests_name("row", tests, NULL, NULL);
+}

@@ -1,0 +1,315 @@
+/* test_plot.c - the chart code's choices, without drawing: which rows,
+ * sizes, medians and configs a chart uses, label placement, text escaping
+ * for gnuplot and LaTeX, --size parsing; and gp_plot_roofline (the run
+ * command's --roofline) end to end where gnuplot is installed.  CPU only.
+ * Drawing every chart and the report is tested by tests/plot.sh. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plot/plot.h"
+#include "plot/labels.h"
+#include "plot/select.h"
+#include "util/util.h"
+
+static gp_row make_row(const char *kernel, const char *config, long n, double gflops)
+{
+    gp_row r;
+    gp_row_init(&r);
+    snprintf(r.kernel, sizeof r.kernel, "%s", kernel);
+    snprintf(r.precision, sizeof r.precision, "fp32");
+    snprintf(r.config, sizeof r.config, "%s", config);
+    snprintf(r.status, sizeof r.status, "ok");
+    r.m = r.n = r.k = n;
+    r.gflops = gflops;
+    r.verified = 1;
+    return r;
+}
+
+static void parse_size_forms(void **state)
+{
+    (void)state;
+    long s[3];
+    assert_int_equal(gp_parse_plot_size("4096", s), 0);
+    assert_true(s[0] == 4096 && s[1] == 4096 && s[2] == 4096);
+    assert_int_equal(gp_parse_plot_size("8192,4096,64", s), 0);
+    assert_true(s[0] == 8192 && s[1] == 4096 && s[2] == 64);
+    assert_int_equal(gp_parse_plot_size("8192x4096x64", s), 0);
+    assert_true(s[2] == 64);
+    const char *bad[] = { "", "0", "-3", "12a", "1,2", "1,2,3,4", "1,,2", "x" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(gp_parse_plot_size(bad[i], s), -1);
+}
+
+static void text_escaped_for_latex_only(void **state)
+{
+    (void)state;
+    char out[256];
+    gp_chart_text("pdf", "blocktile_2d 50% #1", 0, out, sizeof out);
+    assert_string_equal(out, "blocktile_2d 50% #1");
+    gp_chart_text("cairolatex", "blocktile_2d 50% #1 & $x {y} a\\b", 0, out, sizeof out);
+    assert_string_equal(out, "blocktile\\_2d 50\\% \\#1 \\& \\$x \\{y\\} a\\textbackslash{}b");
+    gp_chart_text("pdf", "two words", 1, out, sizeof out);
+    assert_string_equal(out, "two_words");
+    /* In a data file: backslashes doubled (gnuplot halves them), no commas. */
+    gp_data_text("cairolatex", "cublas_fp64,x", out, sizeof out);
+    assert_string_equal(out, "cublas\\\\_fp64;x");
+    gp_chart_text("cairolatex", "a_b_c_d", 0, out, 6);          /* cut, terminated */
+    assert_true(strlen(out) < 6);
+}
+
+static void gnuplot_variables_quoted(void **state)
+{
+    (void)state;
+    gp_buf b = { 0 };
+    gp_var_str(&b, "f", "/tmp/it's.csv");
+    gp_var_num(&b, "x", 2.5);
+    gp_var_num(&b, "y", NAN);
+    assert_string_equal(b.s, "f='/tmp/it''s.csv'; x=2.5; y=NaN; ");
+    gp_buf_free(&b);
+}
+
+/* Points bunched together: every label ends up clear of the others. */
+static void labels_do_not_overlap(void **state)
+{
+    (void)state;
+    gp_label l[5] = {
+        { .x = 100, .y = 30000, .text = "blocktile_2d" },
+        { .x = 110, .y = 31000, .text = "double_buffer" },
+        { .x = 105, .y = 29000, .text = "vectorized" },
+        { .x = 120, .y = 30500, .text = "warptile" },
+        { .x = 900, .y = 90000, .text = "cublas" },       /* top-right corner */
+    };
+    const double range[4] = { 1, 1000, 100, 100000 }, w = 350, h = 300, font = 9;
+    gp_labels_place(l, 5, range, w, h, font);
+    double box[5][4];
+    for (int i = 0; i < 5; i++) {
+        double ax = (log(l[i].lx) - log(range[0])) / (log(range[1]) - log(range[0])) * w;
+        double ay = (log(l[i].ly) - log(range[2])) / (log(range[3]) - log(range[2])) * h;
+        double tw = 0.55 * font * (double)strlen(l[i].text), th = 1.2 * font;
+        assert_true(l[i].just == 'L' || l[i].just == 'R');
+        box[i][0] = l[i].just == 'L' ? ax : ax - tw;
+        box[i][1] = box[i][0] + tw;
+        box[i][2] = ay - th / 2;
+        box[i][3] = ay + th / 2;
+        assert_true(box[i][0] >= -0.5 && box[i][1] <= w + 0.5);   /* inside */
+    }
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < i; j++) {
+            int apart = box[i][1] <= box[j][0] || box[j][1] <= box[i][0] ||
+                        box[i][3] <= box[j][2] || box[j][3] <= box[i][2];
+            if (!apart)
+                fail_msg("labels %s and %s overlap", l[i].text, l[j].text);
+        }
+}
+
+static void medians_skip_failed_rows(void **state)
+{
+    (void)state;
+    gp_row rows[] = {
+        make_row("naive", "", 1024, 300), make_row("naive", "", 1024, 100),
+        make_row("naive", "", 1024, 200), make_row("naive", "", 1024, 9999),
+        make_row("smem", "", 1024, NAN),
+    };
+    rows[3].verified = 0;                        /* a wrong result is not a speed */
+    gp_dataset d = { .rows = rows, .nrows = 5 };
+    gp_where w = { .d = &d, .need = gp_get_gflops };
+    gp_key *k;
+    assert_int_equal(gp_keys(&w, &k), 1);         /* smem has no gflops */
+    assert_string_equal(k[0].kernel, "naive");
+    assert_true(gp_median(&w, &k[0], gp_get_gflops) == 200);
+    free(k);
+    gp_where all = { .d = &d, .all_rows = 1 };
+    assert_int_equal(gp_keys(&all, &k), 2);       /* the table lists smem too */
+    free(k);
+}
+
+/* A kernel swept over tile configs stands for its best config at each
+ * size, and every number comes from that config's rows. */
+static void several_configs_use_the_best(void **state)
+{
+    (void)state;
+    gp_row rows[] = {
+        make_row("tiled", "32x32", 512, 900), make_row("tiled", "64x64", 512, 1500),
+        make_row("tiled", "64x64", 512, 1300),
+    };
+    rows[0].ai_dram = 5;
+    rows[1].ai_dram = 20;
+    rows[2].ai_dram = 30;
+    gp_dataset d = { .rows = rows, .nrows = 3 };
+    gp_where w = { .d = &d, .need = gp_get_gflops };
+    gp_key k = { "tiled", "fp32", "32x32" };
+    gp_key used = gp_config_used(&w, &k);
+    assert_string_equal(used.config, "64x64");
+    assert_true(gp_median(&w, &k, gp_get_gflops) == 1400);
+    assert_true(gp_median(&w, &k, gp_get_ai_dram) == 25);
+    w.by_config = 1;                               /* crossover: each on its own */
+    assert_true(gp_median(&w, &k, gp_get_gflops) == 900);
+}
+
+static void shape_is_largest_with_most_kernels(void **state)
+{
+    (void)state;
+    gp_row rows[] = {
+        make_row("naive", "", 1024, 1), make_row("smem", "", 1024, 1),
+        make_row("cublas", "", 1024, 1), make_row("naive", "", 2048, 1),
+        make_row("smem", "", 2048, 1), make_row("cublas", "", 2048, 1),
+        make_row("cublas", "", 8192, 1),          /* only cuBLAS ran this big */
+    };
+    gp_dataset d = { .rows = rows, .nrows = 7 };
+    gp_where w = { .d = &d, .need = gp_get_gflops };
+    long s[3], want[3] = { 1024, 1024, 1024 }, none[3] = { 3, 3, 3 };
+    assert_int_equal(gp_shape_choose(&w, NULL, s), 0);
+    assert_true(s[0] == 2048);
+    assert_int_equal(gp_shape_choose(&w, want, s), 0);
+    assert_true(s[0] == 1024);
+    assert_int_equal(gp_shape_choose(&w, none, s), -1);
+}
+
+static void sweep_axis_square_or_varying_dim(void **state)
+{
+    (void)state;
+    gp_row rows[4];
+    for (int i = 0; i < 4; i++) {
+        rows[i] = make_row("naive", "", 8192, 1);
+        rows[i].k = 32L << i;
+    }
+    gp_dataset d = { .rows = rows, .nrows = 4 };
+    gp_where w = { .d = &d, .need = gp_get_gflops };
+    gp_sweep s;
+    assert_int_equal(gp_sweep_choose(&w, &s), 0);
+    assert_false(s.square);
+    assert_int_equal(s.xdim, 2);
+    assert_string_equal(s.label, "K (M = 8192, N = 8192)");
+    w.sweep = &s;
+    long *xs;
+    assert_int_equal(gp_sweep_xs(&w, &xs), 4);
+    assert_true(xs[0] == 32 && xs[3] == 256);
+    free(xs);
+    rows[0].k = 8192;                              /* one square row: squares win */
+    w.sweep = NULL;
+    assert_int_equal(gp_sweep_choose(&w, &s), 0);
+    assert_true(s.square);
+    assert_string_equal(s.label, "N (M = N = K)");
+}
+
+static void baseline_and_reference_found(void **state)
+{
+    (void)state;
+    gp_row rows[] = {
+        make_row("dgemm_naive", "", 256, 1), make_row("cublas_fp64", "", 256, 2),
+        make_row("naive", "", 256, 1),
+    };
+    snprintf(rows[0].precision, sizeof rows[0].precision, "fp64");
+    snprintf(rows[1].precision, sizeof rows[1].precision, "fp64");
+    gp_dataset d = { .rows = rows, .nrows = 3 };
+    gp_where w = { .d = &d, .need = gp_get_gflops };
+    gp_key k;
+    assert_int_equal(gp_baseline_key(&w, "fp64", &k), 0);
+    assert_string_equal(k.kernel, "dgemm_naive");
+    assert_int_equal(gp_baseline_key(&w, "fp32", &k), 0);
+    assert_string_equal(k.kernel, "naive");
+    assert_int_equal(gp_cublas_key(&w, "fp64", &k), 0);
+    assert_string_equal(k.kernel, "cublas_fp64");
+    assert_int_equal(gp_cublas_key(&w, "fp32", &k), -1);
+}
+
+static void compulsory_bytes_read_c_only_with_beta(void **state)
+{
+    (void)state;
+    gp_row r = make_row("x", "", 100, 1);
+    r.beta = 0;
+    assert_true(gp_get_compulsory_bytes(&r) == 4.0 * 3 * 100 * 100);
+    r.beta = 1;
+    assert_true(gp_get_compulsory_bytes(&r) == 4.0 * 4 * 100 * 100);
+    snprintf(r.precision, sizeof r.precision, "fp64");
+    assert_true(gp_get_compulsory_bytes(&r) == 8.0 * 4 * 100 * 100);
+}
+
+#define FIX "tests/fixtures/"
+
+static int have_tools(void)
+{
+    char p[4096], err[256];
+    if (access(FIX "run-fixture.csv", R_OK) != 0 || access("plots/roofline.gp", R_OK) != 0)
+        return 0;
+    setenv("GEMMPROF_PLOTS", "plots", 0);
+    return gp_find_gnuplot(p, sizeof p, err, sizeof err) == 0;
+}
+
+static void dataset_takes_ceilings_among_files(void **state)
+{
+    (void)state;
+    if (access(FIX "run-fixture.csv", R_OK) != 0)
+        skip();                                  /* run from the repository root */
+    char *paths[] = { FIX "run-fixture.csv", FIX "ceilings-fixture.csv" };
+    gp_dataset d;
+    char err[512];
+    assert_int_equal(gp_dataset_load(&d, paths, 2, NULL, err, sizeof err), 0);
+    assert_int_equal(d.nfiles, 1);
+    assert_non_null(d.ceil);
+    assert_non_null(gp_ceilings_find(d.ceil, "dram_bw"));
+    assert_string_equal(gp_meta_get(&d.meta, "gpu_name"), "Synthetic GPU (fixture)");
+    gp_dataset_free(&d);
+    char *only[] = { FIX "ceilings-fixture.csv" };
+    assert_int_equal(gp_dataset_load(&d, only, 1, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no run file"));
+    gp_dataset_free(&d);
+}
+
+static void roofline_for_the_run_command(void **state)
+{
+    (void)state;
+    if (!have_tools())
+        skip();                                  /* no gnuplot, or not at the root */
+    char dir[] = "/tmp/gp-test-plot-XXXXXX", out[4096], written[8192], err[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/charts", dir);
+    int rc = gp_plot_roofline(FIX "run-fixture.csv", FIX "ceilings-fixture.csv", out, "pdf",
+                              written, sizeof written, err, sizeof err);
+    if (rc != 0)
+        fail_msg("gp_plot_roofline: %d %s", rc, err);
+    char want[4200];
+    snprintf(want, sizeof want, "%s/roofline.pdf", out);
+    assert_string_equal(written, want);
+    assert_int_equal(access(want, R_OK), 0);
+
+    /* No counters in the sweep fixture: not drawn, and why. */
+    rc = gp_plot_roofline(FIX "sweep-fixture.csv", FIX "ceilings-fixture.csv", dir, "pdf",
+                          written, sizeof written, err, sizeof err);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(err, "no ai_dram values"));
+    assert_string_equal(written, "");
+
+    rc = gp_plot_roofline(FIX "nope.csv", NULL, dir, "pdf", written, sizeof written,
+                          err, sizeof err);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, "nope.csv"));
+    gp_rm_rf(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parse_size_forms),
+        cmocka_unit_test(text_escaped_for_latex_only),
+        cmocka_unit_test(gnuplot_variables_quoted),
+        cmocka_unit_test(labels_do_not_overlap),
+        cmocka_unit_test(medians_skip_failed_rows),
+        cmocka_unit_test(several_configs_use_the_best),
+        cmocka_unit_test(shape_is_largest_with_most_kernels),
+        cmocka_unit_test(sweep_axis_square_or_varying_dim),
+        cmocka_unit_test(baseline_and_reference_found),
+        cmocka_unit_test(compulsory_bytes_read_c_only_with_beta),
+        cmocka_unit_test(dataset_takes_ceilings_among_files),
+        cmocka_unit_test(roofline_for_the_run_command),
+    };
+    return cmocka_run_group_tests_name("plot", tests, NULL, NULL);
+}

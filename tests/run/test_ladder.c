@@ -1,0 +1,178 @@
+/* test_ladder.c - GPU: every registered kernel is right at awkward sizes.
+ * Each case goes through the real runner (poisoned C, every element checked
+ * against cuBLAS), and the harness itself is checked: cuBLAS against an FP64
+ * CPU triple loop, and deliberately broken kernels must FAIL verification. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+#include "gpu_skip.h"
+#include "registry/registry.h"
+#include "run/run.h"
+
+typedef struct {
+    const gp_kernel *k;
+    long m, n, k_;
+    double alpha, beta;
+    char name[96];
+} ladder_case;
+
+static const long square[] = {1, 31, 33, 127, 1023, 1025, 2049};
+static const long rect[][3] = {
+    {1000, 37, 129}, {37, 1000, 1}, {129, 33, 2040}, {3, 2049, 65}, {513, 1, 1031},
+};
+static const double ab[][2] = {{-1.5, 0.5}, {0.0, 1.0}, {2.0, -1.0}};
+
+static void run_case(void **state)
+{
+    const ladder_case *c = *state;
+    GP_REQUIRE_GPU();
+    char err[512];
+    gp_bench *b = gp_bench_create(c->k->precision == GP_FP64 ? GP_FP64 : GP_FP32,
+                                  c->m, c->n, c->k_, c->alpha, c->beta,
+                                  (unsigned long long)(c->m * 7 + c->n * 3 + c->k_),
+                                  err, sizeof err);
+    if (!b)
+        fail_msg("bench: %s", err);
+    gp_run_opts o = {1, 0, 0, NULL};
+    gp_row r;
+    int rc = gp_bench_run(b, c->k, &o, &r);
+    gp_bench_destroy(b);
+    if (rc != 0)
+        fail_msg("%s: %s (rel_err_fro %.3g, tolerance %.3g)", c->name, r.status,
+                 r.rel_err_fro, r.tolerance);
+    assert_int_equal(r.verified, 1);
+    assert_true(r.time_ms > 0);
+}
+
+static int add_case(ladder_case *cs, int n, const gp_kernel *k, long m, long nn,
+                    long kk, double alpha, double beta)
+{
+    ladder_case *c = &cs[n];
+    *c = (ladder_case){k, m, nn, kk, alpha, beta, ""};
+    snprintf(c->name, sizeof c->name, "ladder/%s/%ldx%ldx%ld/alpha=%g,beta=%g",
+             k->name, m, nn, kk, alpha, beta);
+    return n + 1;
+}
+
+/* ---- the harness can fail: broken kernels must not verify ---- */
+
+static int writes_nothing(const gemm_args *a, cudaStream_t s, gp_launch_info *i)
+{
+    (void)a; (void)s; (void)i;
+    return 0;
+}
+
+static int off_by_a_little(const gemm_args *a, cudaStream_t s, gp_launch_info *i)
+{
+    gemm_args b = *a;
+    b.alpha *= 1.0 + 1e-3;        /* TF32-sized error: must fail FP32 */
+    return gp_registry_reference(GP_FP32)->launch(&b, s, i);
+}
+
+static int reads_c_when_beta_is_zero(const gemm_args *a, cudaStream_t s,
+                                     gp_launch_info *i)
+{
+    gemm_args b = *a;
+    b.beta = 1e-30;               /* reads the NaN poison */
+    return gp_registry_reference(GP_FP32)->launch(&b, s, i);
+}
+
+static void broken_kernel_fails(void **state)
+{
+    GP_REQUIRE_GPU();
+    const gp_kernel bad[] = {
+        {"writes_nothing", GP_FP32, "", writes_nothing},
+        {"off_by_1e-3", GP_FP32, "", off_by_a_little},
+        {"reads_c", GP_FP32, "", reads_c_when_beta_is_zero},
+    };
+    (void)state;
+    char err[256];
+    gp_bench *b = gp_bench_create(GP_FP32, 255, 257, 129, 1.0, 0.0, 42, err, sizeof err);
+    if (!b)
+        fail_msg("bench: %s", err);
+    gp_run_opts o = {1, 0, 0, NULL};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        gp_row r;
+        int rc = gp_bench_run(b, &bad[i], &o, &r);
+        if (rc != 1 || r.verified != 0)
+            fail_msg("%s passed verification (rc %d, err %g)", bad[i].name, rc,
+                     r.rel_err_fro);
+    }
+    gp_bench_destroy(b);
+}
+
+/* ---- cuBLAS reference against an FP64 CPU triple loop ---- */
+
+static void cpu_gemm(long m, long n, long k, double al, const float *A,
+                     const float *B, double be, const float *C0, float *out)
+{
+    for (long i = 0; i < m; ++i)
+        for (long j = 0; j < n; ++j) {
+            double acc = 0;
+            for (long p = 0; p < k; ++p)
+                acc += (double)A[i * k + p] * B[p * n + j];
+            out[i * n + j] = (float)(al * acc + be * C0[i * n + j]);
+        }
+}
+
+static void cublas_matches_cpu_fp64(void **state)
+{
+    GP_REQUIRE_GPU();
+    (void)state;
+    static const long sh[][3] = {{1, 1, 1}, {31, 33, 127}, {127, 1, 1023}, {200, 301, 65}};
+    for (size_t t = 0; t < sizeof sh / sizeof sh[0]; ++t) {
+        long m = sh[t][0], n = sh[t][1], k = sh[t][2];
+        size_t sa = m * k, sb = k * n, sc = m * n;
+        float *h = malloc(sizeof(float) * (sa + sb + 3 * sc));
+        float *A = h, *B = A + sa, *C0 = B + sb, *ref = C0 + sc, *got = ref + sc;
+        srand(7 + (unsigned)t);
+        for (size_t i = 0; i < sa + sb + sc; ++i)
+            h[i] = (float)rand() / RAND_MAX * 2 - 1;
+        cpu_gemm(m, n, k, 0.75, A, B, -0.5, C0, ref);
+        void *d;
+        assert_int_equal(cudaMalloc(&d, sizeof(float) * (sa + sb + sc)), 0);
+        float *dA = d, *dB = dA + sa, *dC = dB + sb;
+        cudaMemcpy(d, h, sizeof(float) * (sa + sb + sc), cudaMemcpyHostToDevice);
+        gemm_args a = {(int)m, (int)n, (int)k, 0.75, -0.5, dA, dB, dC,
+                       (int)k, (int)n, (int)n};
+        assert_int_equal(gp_registry_reference(GP_FP32)->launch(&a, 0, NULL), 0);
+        assert_int_equal(cudaMemcpy(got, dC, sizeof(float) * sc, cudaMemcpyDeviceToHost), 0);
+        cudaFree(d);
+        gp_verify_result v = gp_verify(GP_FP32, got, ref, sc);
+        double tol = gp_verify_tolerance(GP_FP32, k);
+        free(h);
+        if (!(v.nonfinite == 0 && v.rel_fro <= tol))
+            fail_msg("cuBLAS %ldx%ldx%ld vs CPU FP64: rel err %g > %g", m, n, k,
+                     v.rel_fro, tol);
+    }
+}
+
+int main(void)
+{
+    int nk = gp_registry_count(), n = 0, cap = 4096;
+    ladder_case *cs = calloc(cap, sizeof *cs);
+    struct CMUnitTest *t = calloc(cap + 2, sizeof *t);
+    for (int i = 0; i < nk; ++i) {
+        const gp_kernel *k = gp_registry_get(i);
+        for (size_t s = 0; s < sizeof square / sizeof *square; ++s)
+            n = add_case(cs, n, k, square[s], square[s], square[s], 1.0, 0.0);
+        for (size_t s = 0; s < sizeof rect / sizeof *rect; ++s)
+            n = add_case(cs, n, k, rect[s][0], rect[s][1], rect[s][2], 1.0, 0.0);
+        for (size_t s = 0; s < sizeof ab / sizeof *ab; ++s)
+            n = add_case(cs, n, k, 129, 67, 253, ab[s][0], ab[s][1]);
+    }
+    for (int i = 0; i < n; ++i)
+        t[i] = (struct CMUnitTest){cs[i].name, run_case, NULL, NULL, &cs[i]};
+    t[n++] = (struct CMUnitTest){"harness/broken_kernels_fail_verification",
+                                 broken_kernel_fails, NULL, NULL, NULL};
+    t[n++] = (struct CMUnitTest){"harness/cublas_matches_cpu_fp64",
+                                 cublas_matches_cpu_fp64, NULL, NULL, NULL};
+    return _cmocka_run_group_tests("ladder", t, (size_t)n, NULL, NULL);
+}
