@@ -51,10 +51,9 @@
  *    the shared operand (not done here: the next step).
  */
 #include <stdint.h>
-#include <cuda.h>
-#include <cudaTypedefs.h>
 #include "rung.cuh"
 #include "sm90_ptx.cuh"
+#include "sm90_host.cuh"
 
 #define WBM 128
 #define WBN 256
@@ -228,48 +227,6 @@ tf32_transpose(const float *B, int ldb, float *Bt, int ldt, int k, int n)
 
 /* ---- host side ---- */
 
-static PFN_cuTensorMapEncodeTiled_v12000 tma_encoder(void)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn;
-    if (!fn) {
-        void *p = NULL;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
-                                             cudaEnableDefault, &q) == cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
-    }
-    return fn;
-}
-
-/* A rows x cols row-major float matrix (stride ld floats, a multiple of 4)
- * read in boxes of box_rows x 32 floats, 128-byte swizzled. */
-static int tma_map(CUtensorMap *map, const float *base, int rows, int cols,
-                   int ld, int box_rows)
-{
-    PFN_cuTensorMapEncodeTiled_v12000 enc = tma_encoder();
-    if (!enc)
-        return (int)cudaErrorSymbolNotFound;
-    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)ld * sizeof(float)};
-    cuuint32_t box[2] = {WBK, (cuuint32_t)box_rows}, unit[2] = {1, 1};
-    CUresult r = enc(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dims,
-                     strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                     CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
-}
-
-static int is_sm90(void)
-{
-    int dev = 0, major = 0, minor = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) ||
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev))
-        return 0;
-    return major == 9 && minor == 0;
-}
-
 /* Bt (and the padded copy of A when needed) into ws, on stream s. */
 static int stage_operands(const gemm_args *a, cudaStream_t s, float *ws,
                           int ldt, bool copy_a, const float **A, int *lda)
@@ -296,8 +253,8 @@ static int launch_gemm(const gemm_args *a, cudaStream_t s, gp_launch_info *info,
 {
     CUtensorMap tmA, tmB;
     int e;
-    if ((e = tma_map(&tmA, A, a->m, a->k, lda, WBM)) ||
-        (e = tma_map(&tmB, Bt, a->n, a->k, ldt, WBN)))
+    if ((e = gp_tma_map_2d(&tmA, A, a->m, a->k, lda, WBK, WBM)) ||
+        (e = gp_tma_map_2d(&tmB, Bt, a->n, a->k, ldt, WBK, WBN)))
         return e;
     cudaError_t ce = cudaFuncSetAttribute((const void *)tf32_wgmma,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -319,7 +276,7 @@ static int launch_gemm(const gemm_args *a, cudaStream_t s, gp_launch_info *info,
 extern "C" int gp_tf32_wgmma(const gemm_args *a, cudaStream_t s,
                              gp_launch_info *info)
 {
-    if (!is_sm90()) /* the only code in this file is sm_90a's */
+    if (!gp_is_sm90()) /* the only code in this file is sm_90a's */
         return (int)cudaErrorNoKernelImageForDevice;
     int ldt = (a->k + 3) / 4 * 4;
     bool copy_a = a->lda % 4 != 0 || (uintptr_t)a->A % 16 != 0;

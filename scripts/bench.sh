@@ -3,19 +3,27 @@
 # `warptiling` up (FP32 SIMT), the TF32 rungs, and the FP64 rungs from
 # dgemm_double_buffer up, each in the SAME run as its cuBLAS reference:
 #   square FP32 1024, 2048, 4096, 8192    vs cublas       (timing only)
-#   TF32 4096, 8192                       vs cublas_tf32
+#   TF32 2048, 4096, 8192                 vs cublas_tf32
 #   FP64 4096                             vs cublas_fp64
 #   M,N >> K: 8192 x 8192 x K, K = 32, 64, 128, 156 (FP32 rungs vs cublas)
 #   and one profiled run at 4096 (counters) of the FP32 rungs + cublas:
 #   the profile that explains the remaining gap.
 # Then a table: kernel, shape, TFLOP/s, % of cuBLAS of the same precision.
-#   scripts/bench.sh                (builds bin/gemmprof first if missing)
-# Env: OUT (default ./bench-out), GEMMPROF_BIN (bin/gemmprof), REPS (20).
+#   scripts/bench.sh [PART...]      (builds bin/gemmprof first if missing)
+# PARTS: fp32 tf32 fp64 kskinny profile (default: all).  ROUNDS=N repeats the
+# timed parts N times (files NAME.csv, NAME-r2.csv, ...) and then summarises
+# each part's rounds (scripts/rounds-summary.py: median and spread over
+# rounds, each round's value itself the median of REPS launches).
+# Env: OUT (default ./bench-out), GEMMPROF_BIN (bin/gemmprof), REPS (20),
+#      ROUNDS (1).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GP=${GEMMPROF_BIN:-bin/gemmprof}
 OUT=${OUT:-$PWD/bench-out}; D=$OUT/bench; mkdir -p "$D"
 REPS=${REPS:-20}
+ROUNDS=${ROUNDS:-1}
+parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(fp32 tf32 fp64 kskinny profile)
+want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 export PATH=/usr/local/cuda/bin:$PATH
 [ -x "$GP" ] || make -j"$(nproc)" all >"$D/build.log" 2>&1 || { tail -20 "$D/build.log"; exit 1; }
 
@@ -32,14 +40,21 @@ run() {  # name, then gemmprof arguments
     echo "== $name"
     "$GP" "$@" --reps "$REPS" --quiet --out "$D/$name.csv" >>"$D/bench.log" 2>&1 || status=1
 }
+rounds() {  # name, then gemmprof arguments: ROUNDS runs
+    local name=$1; shift
+    run "$name" "$@"
+    for ((r = 2; r <= ROUNDS; r++)); do run "$name-r$r" "$@"; done
+}
 
-run fp32-square   --kernel "$FP32,cublas" --sizes 1024,2048,4096,8192 --metrics none
-[ -n "$TF32" ] && run tf32-square --kernel "$TF32,cublas_tf32" --sizes 4096,8192 --metrics none
-run fp64-4096     --kernel "$FP64,cublas_fp64" --size 4096 --metrics none
-for kk in 32 64 128 156; do
-    run "k-skinny-$kk" --kernel "$FP32,cublas" --mnk 8192,8192,$kk --metrics none
-done
-run fp32-4096-profile --kernel "$FP32,cublas" --size 4096
+want fp32 && rounds fp32-square --kernel "$FP32,cublas" --sizes 1024,2048,4096,8192 --metrics none
+want tf32 && [ -n "$TF32" ] && rounds tf32-square --kernel "$TF32,cublas_tf32" --sizes 2048,4096,8192 --metrics none
+want fp64 && rounds fp64-4096 --kernel "$FP64,cublas_fp64" --size 4096 --metrics none
+if want kskinny; then
+    for kk in 32 64 128 156; do
+        rounds "k-skinny-$kk" --kernel "$FP32,cublas" --mnk 8192,8192,$kk --metrics none
+    done
+fi
+want profile && run fp32-4096-profile --kernel "$FP32,cublas" --size 4096
 
 echo "==== bench: TFLOP/s and % of cuBLAS (same precision, same run)"
 for f in "$D"/*.csv; do
@@ -50,5 +65,12 @@ for f in "$D"/*.csv; do
                  $c["m"], $c["n"], $c["k"], $c["gflops"] / 1000, $c["pct_cublas"],
                  $c["verified"] == 1 ? "" : "NOT VERIFIED" }' "$f"
 done | sort -k1,1 -k4,4 -s
+if [ "$ROUNDS" -gt 1 ]; then
+    for f in "$D"/*-r2.csv; do
+        base=${f%-r2.csv}
+        echo "==== $(basename "$base"): $ROUNDS rounds"
+        python3 scripts/rounds-summary.py --goal 95 "$base.csv" "$base"-r*.csv | tee "$base-rounds.txt"
+    done
+fi
 tar -C "$OUT" -czf "$OUT/bench.tar.gz" bench
 exit $status

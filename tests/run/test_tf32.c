@@ -3,7 +3,7 @@
  * against cublas_tf32, reported as precision tf32.
  * CPU: tolerances against an emulated TF32 GEMM (rounded and truncated
  * operands), reference selection, ladder order, row identity, the wgmma
- * launcher's refusal off sm_90 (on sm_90: it verifies).  GPU: the runner accepts a TF32 kernel
+ * launchers' refusal off sm_90 (on sm_90: they verify on each path).  GPU: the runner accepts a TF32 kernel
  * that is more exact than TF32, rejects garbage, and applies FP32's
  * tolerance to the same TF32 result labelled fp32. */
 #include <stdarg.h>
@@ -138,16 +138,18 @@ static void references_per_precision(void **state)
 static void tf32_rungs_sit_around_cublas(void **state)
 {
     (void)state;
+    static const char *const rungs[] = {"tf32_mma", "tf32_wgmma", "tf32_wgmma_rs"};
+    const int nr = (int)(sizeof rungs / sizeof rungs[0]);
     int i = -1;
     for (int j = 0; j < gp_registry_count(); ++j)
         if (strcmp(gp_registry_get(j)->name, "cublas") == 0)
             i = j;
-    assert_true(i >= 2);
-    assert_string_equal(gp_registry_get(i - 2)->name, "tf32_mma");
-    assert_string_equal(gp_registry_get(i - 1)->name, "tf32_wgmma");
+    assert_true(i >= nr);
+    for (int r = 0; r < nr; ++r) {
+        assert_string_equal(gp_registry_get(i - nr + r)->name, rungs[r]);
+        assert_int_equal(gp_registry_get(i - nr + r)->precision, GP_TF32);
+    }
     assert_string_equal(gp_registry_get(i + 1)->name, "cublas_tf32");
-    assert_int_equal(gp_registry_get(i - 2)->precision, GP_TF32);
-    assert_int_equal(gp_registry_get(i - 1)->precision, GP_TF32);
 }
 
 static void tf32_rows_say_tf32(void **state)
@@ -172,29 +174,47 @@ static int is_sm90_present(void)
 static gp_bench *bench(void);
 static int run(gp_bench *b, const gp_kernel *k, gp_row *r);
 
-/* On an sm_90 GPU tf32_wgmma runs and verifies (odd sizes: the padded copy
- * of A, TMA zero fill, masked epilogue); anywhere else the sm_90a-only
- * launcher returns an error and launches nothing (all pointers NULL here). */
-static void wgmma_runs_on_sm90_refuses_elsewhere(void **state)
+/* The sm_90a rungs on an sm_90 GPU run and verify at shapes that take
+ * each of their paths: 16-byte strides (TMA) with ragged tiles in m, n and
+ * k, and strides TMA cannot use (tf32_wgmma: a padded copy of A;
+ * tf32_wgmma_rs: the cp.async producer).  Anywhere else the sm_90a-only
+ * launcher returns an error and launches nothing (all pointers NULL). */
+static void wgmma_rungs_run_on_sm90_refuse_elsewhere(void **state)
 {
     (void)state;
-    const gp_kernel *k = gp_registry_find("tf32_wgmma");
+    static const char *const names[] = {"tf32_wgmma", "tf32_wgmma_rs"};
+    static const long shapes[][3] = {
+        {257, 388, 1028}, /* lda, ldb multiples of 4: TMA, edges in m, n, k */
+        {300, 260, 36},   /* one k tile and a ragged second */
+        {257, 255, 1024}, /* ldb odd: no TMA for B */
+        {33, 31, 129},    /* nothing aligned */
+    };
     const char *req = getenv("GEMMPROF_REQUIRE_GPU");
-    assert_non_null(k);
     if (gp_gpu_count() == 0 && req && strcmp(req, "1") == 0)
         fail_msg("no GPU but GEMMPROF_REQUIRE_GPU=1");
-    if (!is_sm90_present()) {
-        gemm_args a = {64, 64, 64, 1.0, 0.0, NULL, NULL, NULL, 64, 64, 64};
-        assert_int_equal(k->launch(&a, 0, NULL), (int)cudaErrorNoKernelImageForDevice);
-        return;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        const gp_kernel *k = gp_registry_find(names[i]);
+        assert_non_null(k);
+        if (!is_sm90_present()) {
+            gemm_args a = {64, 64, 64, 1.0, 0.0, NULL, NULL, NULL, 64, 64, 64};
+            assert_int_equal(k->launch(&a, 0, NULL), (int)cudaErrorNoKernelImageForDevice);
+            continue;
+        }
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+            char err[512];
+            gp_bench *b = gp_bench_create(GP_FP32, shapes[s][0], shapes[s][1],
+                                          shapes[s][2], 1.0, 0.0, 5, err, sizeof err);
+            if (!b)
+                fail_msg("bench: %s", err);
+            gp_row r;
+            int rc = run(b, k, &r);
+            gp_bench_destroy(b);
+            if (rc != 0)
+                fail_msg("%s at %ldx%ldx%ld on sm_90: rc %d %s (err %g, tol %g)",
+                         names[i], shapes[s][0], shapes[s][1], shapes[s][2], rc,
+                         r.status, r.rel_err_fro, r.tolerance);
+        }
     }
-    gp_bench *b = bench();
-    gp_row r;
-    int rc = run(b, k, &r);
-    gp_bench_destroy(b);
-    if (rc != 0)
-        fail_msg("tf32_wgmma on sm_90: rc %d %s (err %g, tol %g)", rc, r.status,
-                 r.rel_err_fro, r.tolerance);
 }
 
 /* ---- GPU: the runner picks the tolerance by the kernel's precision ---- */
@@ -308,7 +328,7 @@ int main(void)
         cmocka_unit_test(references_per_precision),
         cmocka_unit_test(tf32_rungs_sit_around_cublas),
         cmocka_unit_test(tf32_rows_say_tf32),
-        cmocka_unit_test(wgmma_runs_on_sm90_refuses_elsewhere),
+        cmocka_unit_test(wgmma_rungs_run_on_sm90_refuse_elsewhere),
         cmocka_unit_test(exact_kernel_labelled_tf32_is_accepted),
         cmocka_unit_test(tf32_result_passes_as_tf32_fails_as_fp32),
         cmocka_unit_test(garbage_tf32_kernels_fail),
