@@ -231,13 +231,4 @@ __device__ __forceinline__ void gp_fence_proxy_async(void)
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
-/* Arrive on `bar` once every cp.async this thread issued so far has
- * landed; .noinc: the arrival counts against the count the barrier was
- * initialised with (one per thread that copies). */
-__device__ __forceinline__ void gp_mbar_arrive_cp_async(uint64_t *bar)
-{
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n"
-                 :: "r"(gp_smem_u32(bar)) : "memory");
-}
-
 #endif

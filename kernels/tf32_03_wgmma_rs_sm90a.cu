@@ -15,7 +15,7 @@
  *  - wgmma's A operand is B^T, which may come from registers in any
  *    layout: each consumer thread builds its fragments with LDS.64 from the
  *    N-major B tile TMA copied as it lies in global memory (four 32 x 32
- *    boxes, 128-byte swizzle), rounding to TF32 (cvt.rna) on the way.  The
+ *    boxes, 128-byte swizzle), raw FP32 bits as for A (TF32 truncation).  The
  *    wgmma rows (n) a thread holds are chosen so its two rows g and g+8 are
  *    adjacent columns n, n+1 (one LDS.64 per k) and each half-warp touches
  *    two 16-byte chunks four chunks apart, which the swizzle spreads over
@@ -34,14 +34,14 @@
  *    every m, n, k >= 1 runs: correct everywhere, fast where aligned.
  *
  * Prediction (to be checked against cuBLAS TF32 in the same run):
- *  - SASS: HGMMA.64x256x8.F32.TF32 with a register A operand, LDS.64 and
- *    F2FP/cvt in the consumers, UTMALDG in the producer; no transpose
- *    kernel.
+ *  - SASS: HGMMA.64x256x8.F32.TF32 with a register A operand, 8 LDS.64 per
+ *    thread per k tile in the consumers, UTMALDG in the producer; no
+ *    transpose kernel.
  *  - time ~ tf32_wgmma's GEMM kernel alone, which matched cuBLAS's kernel
- *    (342 vs 344 us at 4096^3 on the H200), plus a little for the LDS and
- *    cvt (2 LDS.64 + 4 cvt per thread per wgmma, hidden behind the other
- *    warpgroup's wgmma): >= 95% of cuBLAS TF32 at 4096^3 and 8192^3,
- *    against tf32_wgmma's 87-90% (the transpose was ~8% of its time).
+ *    (342 vs 344 us at 4096^3 on the H200), plus a little for the LDS
+ *    (hidden behind the other warpgroup's wgmma): >= 95% of cuBLAS TF32 at
+ *    4096^3 and 8192^3, against tf32_wgmma's 87-90% (the transpose was ~8%
+ *    of its time).  Outcome: reports/ladder-notes.md.
  */
 #include <stdint.h>
 #include "rung.cuh"
@@ -114,8 +114,10 @@ __device__ __forceinline__ void rs_produce_tma(const CUtensorMap *tmA,
 }
 
 /* cp.async producer (all 128 threads): the same swizzled stages, 4 bytes
- * at a time, zeros past the matrix; each thread's arrive on full[s] fires
- * when its copies have landed (full[s] expects 128). */
+ * at a time, zeros past the matrix.  One commit group per k tile; a tile's
+ * stage is announced (full[s], expecting 128 arrivals) once the thread's
+ * copies of it have landed, checked with wait_group while the next tile's
+ * copies are already in flight. */
 __device__ __forceinline__ void rs_produce_copy(const rs_args &p, uint8_t *smem,
                                                 uint64_t *full, uint64_t *empty,
                                                 int row0, int col0, int ktiles)
@@ -140,9 +142,14 @@ __device__ __forceinline__ void rs_produce_copy(const rs_args &p, uint8_t *smem,
             gp_cp_async4((float *)(st + RA_BYTES + (c >> 5) * RB_BOX + rs_swz(r, c & 31)),
                          ok ? p.B + (size_t)gk * p.ldb + gn : p.B, ok ? 4 : 0);
         }
-        gp_mbar_arrive_cp_async(&full[s]);
+        gp_cp_async_commit();
+        if (kt > 0) {
+            gp_cp_async_wait<1>(); /* tile kt-1's copies landed */
+            gp_mbar_arrive(&full[(kt - 1) % RSTAGES]);
+        }
     }
-    gp_cp_async_wait<0>(); /* nothing in flight when the thread leaves */
+    gp_cp_async_wait<0>();
+    gp_mbar_arrive(&full[(ktiles - 1) % RSTAGES]);
 }
 
 /* Keep the fragment registers live and unmoved across this point: wgmma
@@ -158,7 +165,11 @@ __device__ __forceinline__ void rs_fence_frag(uint32_t (&a)[RBK / 8][4])
 
 /* This thread's B^T fragments of one k tile from the stage's B boxes:
  * rows g, g+8 of the warp's 16 wgmma rows are columns n, n+1 (offset
- * `noff` in box `box`), k = 8kk + t (+4). */
+ * `pair` of chunk `chunk` of the box), k = 8kk + t (+4).  The raw FP32
+ * bits go in: the tensor core reads them as TF32 (the low 13 mantissa bits
+ * ignored), exactly as it treats the A tile read from shared memory.
+ * (Rounding with cvt.rna cost three instructions per element: measured,
+ * see reports/ladder-notes.md.) */
 __device__ __forceinline__ void rs_load_frag(uint32_t (&a)[RBK / 8][4],
                                              const uint8_t *bbox, int chunk,
                                              int pair, int t)
@@ -168,10 +179,10 @@ __device__ __forceinline__ void rs_load_frag(uint32_t (&a)[RBK / 8][4],
 #pragma unroll
         for (int q = 0; q < 2; ++q) {
             int r = 8 * kk + t + 4 * q;
-            const float2 v = *(const float2 *)(bbox + r * 128 +
-                                               (((chunk ^ r) & 7) << 4) + pair * 8);
-            asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(a[kk][2 * q]) : "f"(v.x));
-            asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(a[kk][2 * q + 1]) : "f"(v.y));
+            const uint2 v = *(const uint2 *)(bbox + r * 128 +
+                                             (((chunk ^ r) & 7) << 4) + pair * 8);
+            a[kk][2 * q] = v.x;
+            a[kk][2 * q + 1] = v.y;
         }
 }
 
@@ -179,7 +190,7 @@ struct rs_consumer {
     uint8_t *smem;
     uint64_t *full, *empty;
     int cw, chunk, pair, t, box;
-    bool leader, copied;
+    bool lane0, copied;
 };
 
 /* One k tile: wait for its stage, fragments into `a`, four wgmmas; then
@@ -207,7 +218,9 @@ __device__ __forceinline__ void rs_step(const rs_consumer &c, float (&d)[128],
     if (kt > 0) {
         gp_wgmma_wait<1>(); /* tile kt-1 retired: its stage and registers are free */
         rs_fence_frag(prev);
-        if (c.leader)
+        /* every warp frees the stage itself: its own fragment loads are
+         * then ordered before the producer's next writes by the barrier */
+        if (c.lane0)
             gp_mbar_arrive(&c.empty[(kt - 1) % RSTAGES]);
     }
 }
@@ -281,7 +294,7 @@ tf32_wgmma_rs(const __grid_constant__ CUtensorMap tmA,
     if (threadIdx.x == 0) {
         for (int s = 0; s < RSTAGES; ++s) {
             gp_mbar_init(&full[s], TMA ? 1 : 128); /* TMA: arrive + tx bytes */
-            gp_mbar_init(&empty[s], 2);  /* one arrive per consumer warpgroup */
+            gp_mbar_init(&empty[s], 8);  /* one arrive per consumer warp */
         }
         gp_mbar_init_fence();
     }
@@ -307,7 +320,7 @@ tf32_wgmma_rs(const __grid_constant__ CUtensorMap tmA,
         c.box = 2 * c.cw + (warp >> 1);
         c.chunk = 2 * (warp & 1) + (g >> 2) + 4 * (gg >> 1);
         c.pair = gg & 1;
-        c.leader = (threadIdx.x & 127) == 0;
+        c.lane0 = lane == 0;
         c.copied = !TMA;
         float d[128];
         rs_consume(c, d, ktiles);
