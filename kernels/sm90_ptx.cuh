@@ -1,7 +1,8 @@
 /* sm90_ptx.cuh - the Hopper-only inline PTX the TMA/wgmma TF32 rung needs:
  * mbarriers, TMA tile loads (cp.async.bulk.tensor), the wgmma shared-memory
- * descriptor, wgmma fence/commit/wait, setmaxnreg, and the wgmma shape the
- * TF32 rungs use, with A from shared memory or from registers.  Include
+ * descriptor, wgmma fence/commit/wait, setmaxnreg, the wgmma shape the
+ * TF32 rungs use (A from shared memory or from registers), and what a
+ * cluster of CTAs needs (rank, barrier, remote arrive, TMA multicast).  Include
  * only from *_sm90a.cu files (built for sm_90a alone).
  * Section names are those of the PTX ISA (9.x, "Parallel Synchronization
  * and Communication Instructions: mbarrier", "Data Movement: cp.async.bulk
@@ -229,6 +230,47 @@ __device__ __forceinline__ void gp_wgmma_m64n256k8_tf32_rs(float (&d)[128],
 __device__ __forceinline__ void gp_fence_proxy_async(void)
 {
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* ---- clusters (PTX ISA "barrier.cluster", "mapa", TMA ".multicast") ---- */
+
+__device__ __forceinline__ unsigned gp_cluster_ctarank(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+
+/* Every thread of every CTA of the cluster: release what this thread did
+ * to shared memory (barrier inits, arrivals), acquire the others'. */
+__device__ __forceinline__ void gp_cluster_sync(void)
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                 "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+/* Arrive on the mbarrier at the same offset as `bar` in CTA `cta` of the
+ * cluster (this CTA too), with release semantics at cluster scope. */
+__device__ __forceinline__ void gp_mbar_arrive_cluster(uint64_t *bar, unsigned cta)
+{
+    asm volatile("{\n .reg .b32 ra;\n"
+                 " mapa.shared::cluster.u32 ra, %0, %1;\n"
+                 " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}\n"
+                 :: "r"(gp_smem_u32(bar)), "r"(cta) : "memory");
+}
+
+/* gp_tma_load_2d into the same offset of every CTA in `mask`, completing
+ * on the mbarrier at `bar`'s offset in each. */
+__device__ __forceinline__ void gp_tma_load_2d_multicast(void *smem,
+                                                         const CUtensorMap *map,
+                                                         uint64_t *bar, int c0,
+                                                         int c1, uint16_t mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n"
+                 :: "r"(gp_smem_u32(smem)), "l"(map), "r"(c0), "r"(c1),
+                    "r"(gp_smem_u32(bar)), "h"(mask)
+                 : "memory");
 }
 
 #endif

@@ -138,7 +138,8 @@ static void references_per_precision(void **state)
 static void tf32_rungs_sit_around_cublas(void **state)
 {
     (void)state;
-    static const char *const rungs[] = {"tf32_mma", "tf32_wgmma", "tf32_wgmma_rs"};
+    static const char *const rungs[] = {"tf32_mma", "tf32_wgmma", "tf32_wgmma_rs",
+                                         "tf32_wgmma_mc"};
     const int nr = (int)(sizeof rungs / sizeof rungs[0]);
     int i = -1;
     for (int j = 0; j < gp_registry_count(); ++j)
@@ -182,7 +183,7 @@ static int run(gp_bench *b, const gp_kernel *k, gp_row *r);
 static void wgmma_rungs_run_on_sm90_refuse_elsewhere(void **state)
 {
     (void)state;
-    static const char *const names[] = {"tf32_wgmma", "tf32_wgmma_rs"};
+    static const char *const names[] = {"tf32_wgmma", "tf32_wgmma_rs", "tf32_wgmma_mc"};
     static const long shapes[][3] = {
         {257, 388, 1028}, /* lda, ldb multiples of 4: TMA, edges in m, n, k */
         {300, 260, 36},   /* one k tile and a ragged second */
