@@ -173,13 +173,31 @@ int gp_registry_select(const char *spec, const gp_kernel **out, int max,
     return n;
 }
 
+/* Each distinct reason once, with the kernels it applies to (why[i]: the
+ * reason kernel i is skipped, "" if it runs). */
+static void print_reasons(FILE *notes, char (*why)[160])
+{
+    for (int i = 0; i < count; i++) {
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(why[i], why[j]) != 0;
+        if (!why[i][0] || !first)
+            continue;
+        fprintf(notes, "gemmprof: skipped here (%s):", why[i]);
+        for (int j = i; j < count; j++)
+            if (strcmp(why[i], why[j]) == 0)
+                fprintf(notes, " %s", table[j].name);
+        fputc('\n', notes);
+    }
+}
+
 /* A header line, then one line per kernel (scripts skip line 1). */
 void gp_registry_print(FILE *f, int cc, const gp_build *b, FILE *notes)
 {
     ensure_init();
     enum { NCOL = 4 };
     static const char *const head[NCOL] = {"name", "precision", "needs", "here"};
-    char cell[GP_REGISTRY_MAX][NCOL][64], why[GP_REGISTRY_MAX][160];
+    static char cell[GP_REGISTRY_MAX][NCOL][64], why[GP_REGISTRY_MAX][160];
     int w[NCOL];
     for (int c = 0; c < NCOL; c++)
         w[c] = (int)strlen(head[c]);
@@ -203,19 +221,8 @@ void gp_registry_print(FILE *f, int cc, const gp_build *b, FILE *notes)
     for (int i = 0; i < count; i++)
         fprintf(f, "%-*s  %-*s  %-*s  %-*s  %s\n", w[0], cell[i][0], w[1],
                 cell[i][1], w[2], cell[i][2], w[3], cell[i][3], table[i].idea);
-    /* each distinct reason once, with the kernels it applies to */
-    for (int i = 0; notes && i < count; i++) {
-        int first = 1;
-        for (int j = 0; j < i && first; j++)
-            first = strcmp(why[i], why[j]) != 0;
-        if (!why[i][0] || !first)
-            continue;
-        fprintf(notes, "gemmprof: skipped here (%s):", why[i]);
-        for (int j = i; j < count; j++)
-            if (strcmp(why[i], why[j]) == 0)
-                fprintf(notes, " %s", table[j].name);
-        fputc('\n', notes);
-    }
+    if (notes)
+        print_reasons(notes, why);
 }
 
 gp_feature gp_registry_needs(const gp_kernel *k)

@@ -351,6 +351,11 @@ int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen)
         return stray_arguments(argc, argv, err, errlen);
     if (load_and_resolve(o, err, errlen) < 0)
         return -1;
+    if (o->chip && !o->list_metrics) {
+        snprintf(err, errlen, "--chip names a chip for --list-metrics (a run "
+                 "uses its GPU's own)");
+        return -1;
+    }
     if (o->list || o->list_metrics || o->build_facts)
         return 0;
     if (o->nkernels == 0) {
