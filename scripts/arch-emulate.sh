@@ -5,7 +5,8 @@
 # T4), each in its own folder, each running `--kernel all` at SIZE.  The
 # driver JIT-compiles the PTX for this GPU, so exactly the kernels those
 # GPUs could run exist; every other one must be a row 'skipped: needs ...'.
-#   scripts/arch-emulate.sh [SIZE]        (default 4096; OUT=DIR for the files)
+#   scripts/arch-emulate.sh [SIZE]        (default 4096; OUT=DIR for the files;
+#                                          BUILDS="compute_80 compute_75" for a subset)
 # Per build: PASS when every row that ran verified and the skipped set is
 # the one the PTX ISA's target notes give (as tests/registry/test_needs.c),
 # else FAIL with the difference.  Exit 1 if any build failed.
@@ -25,7 +26,7 @@ declare -A want=(
                   dgemm_warptiling dgemm_dfma_reuse tf32_mma"
 )
 status=0
-for build in default compute_80 compute_75; do
+for build in ${BUILDS:-default compute_80 compute_75}; do
     if [ "$build" = default ]; then b=build bin=bin args=(); else
         b=build-$build bin=bin-$build args=(ARCH="$build"); fi
     echo "== $build: make ${args[*]} B=$b BIN=$bin"

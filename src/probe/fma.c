@@ -122,8 +122,10 @@ static void add_tensor_rows(gp_probe_ctx *x, const gp_clk *clk)
                                                       : p.fp64_tensor_gflops;
         if (isnan(flop))
             gp_add_row(x->out, gp_peak_name(rows[i].kind), "GFLOP/s", NAN, NAN,
-                       "not measured; no %s tensor cores on compute "
-                       "capability %d.%d (src/arch/arch.c)", rows[i].what,
+                       gp_arch_lookup(cc) ? "not measured; no %s tensor cores on "
+                       "compute capability %d.%d (src/arch/arch.c)" :
+                       "not measured; %s tensor rate of compute capability "
+                       "%d.%d unknown (not in src/arch/arch.c)", rows[i].what,
                        cc / 10, cc % 10);
         else
             gp_add_row(x->out, gp_peak_name(rows[i].kind), "GFLOP/s", NAN, t,
