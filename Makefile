@@ -44,8 +44,10 @@ SM_CCS    := $(patsubst sm_%,%,$(filter sm_%,$(ARCH)))
 # PTX: the compute_XY named, else that of the newest sm_XY (runs on newer GPUs)
 PTX_CCS   := $(or $(patsubst compute_%,%,$(filter compute_%,$(ARCH))),\
                   $(shell printf '%s\n' $(SM_CCS) | sort -n | tail -1))
-GENCODE   := $(foreach c,$(SM_CCS),-gencode=arch=compute_$(c)$(comma)code=sm_$(c)) \
-             $(foreach c,$(PTX_CCS),-gencode=arch=compute_$(c)$(comma)code=compute_$(c))
+# $(call gencode,SASS CCs,PTX CCs[,suffix of 90]) -> nvcc's -gencode options
+gencode    = $(foreach c,$(1),-gencode arch=compute_$(c)$(if $(filter 90,$(c)),$(3))$(comma)code=sm_$(c)$(if $(filter 90,$(c)),$(3))) \
+             $(foreach c,$(2),-gencode arch=compute_$(c)$(comma)code=compute_$(c))
+GENCODE   := $(strip $(call gencode,$(SM_CCS),$(PTX_CCS)))
 # What the binary contains, as gp_build_arch: the registry reads it to know
 # which kernels have code for the GPU in hand (src/arch/build.c).
 BUILD_CODES := $(foreach c,$(SM_CCS),sm_$(c) $(if $(filter 90,$(c)),sm_90a)) \
@@ -58,9 +60,8 @@ BIN       ?= bin
 # compute_90 PTX, so an H100 can only load the sm_90a code); for every
 # other architecture their kernels compile empty (GP_KERNEL_NEEDS in
 # kernels/rung.cuh) and the registry skips them, saying why.
-GENCODE_90A := $(subst arch=compute_90$(comma)code=sm_90,arch=compute_90a$(comma)code=sm_90a,\
-                 $(if $(filter 90,$(SM_CCS)),$(filter-out -gencode=arch=compute_90$(comma)code=compute_90,$(GENCODE)),$(GENCODE)))
-$(B)/kernels/%_sm90a.cu.o: GENCODE := $(GENCODE_90A)
+$(B)/kernels/%_sm90a.cu.o: GENCODE := $(strip $(call gencode,$(SM_CCS),\
+    $(if $(filter 90,$(SM_CCS)),$(filter-out 90,$(PTX_CCS)),$(PTX_CCS)),a))
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
 # cupti_profiler_host.h includes <string>: C needs the empty one in src/cupti/compat.
 $(B)/src/cupti/%.o: CPPFLAGS += -Isrc/cupti/compat
