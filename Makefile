@@ -1,14 +1,15 @@
 # gemmprof - build, test, install.
-#   make                 bin/gemmprof (builds without a GPU; needs the CUDA toolkit)
+#   make                 bin/gemmprof for the GPU(s) of this machine, or, with
+#                        no GPU, for every supported architecture (CUDA 13.0+)
 #   make test            CPU tests everywhere, GPU tests where a GPU is visible
 #   make install PREFIX=/usr/local
-#   make ARCH=sm_80      another target (PTX for the same arch is embedded too)
+#   make ARCH="sm_80 sm_90"   SASS for each, plus PTX of the newest
+#   make ARCH=compute_80      PTX only: the driver compiles it for the GPU (JIT)
 #   make plugin SRC=mine.cu [OUT=libmine.so]   a user's kernels for --plugin
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 CC        ?= gcc
-ARCH      ?= sm_90
 PREFIX    ?= /usr/local
 VERSION   := 0.1.0
 # GIT_COMMIT=... overrides (a copy of the tree without .git, e.g. on the GPU machine)
@@ -16,14 +17,51 @@ ifeq ($(origin GIT_COMMIT),undefined)
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 endif
 
-SM        := $(patsubst sm_%,%,$(ARCH))
-GENCODE   := -gencode arch=compute_$(SM),code=sm_$(SM) -gencode arch=compute_$(SM),code=compute_$(SM)
+# ---- architectures (README: "GPUs and toolkits") ----
+# Supported: what CUDA 13 compiles for, one per chip family.  ARCH unset:
+# the compute capabilities nvidia-smi reports here, else all of ARCH_ALL.
+ARCH_ALL  := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+CUDA_MIN  := 13.0
+ifeq ($(origin ARCH),undefined)
+GPU_CCS   := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
+                 grep -E '^[0-9]+\.[0-9]+$$' | tr -d . | sort -un)
+$(foreach c,$(GPU_CCS),$(if $(shell [ $(c) -lt 75 ] && echo old),\
+    $(error this GPU is sm_$(c): CUDA $(CUDA_MIN) and gemmprof support sm_75 (compute capability 7.5) and newer)))
+ARCH      := $(if $(GPU_CCS),$(addprefix sm_,$(GPU_CCS)),$(ARCH_ALL))
+endif
+ifneq ($(filter-out sm_% compute_%,$(ARCH)),)
+$(error ARCH: '$(filter-out sm_% compute_%,$(ARCH))' is not sm_XY or compute_XY (e.g. ARCH="sm_80 sm_90"))
+endif
+# One line naming the minimum toolkit, before nvcc fails on something newer.
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p')
+ifneq ($(firstword $(shell printf '%s\n' $(CUDA_MIN) $(NVCC_VERSION) | sort -V)),$(CUDA_MIN))
+$(error gemmprof needs the CUDA toolkit $(CUDA_MIN) or newer: $(NVCC) is $(or $(NVCC_VERSION),missing); set CUDA_HOME)
+endif
+endif
+comma     := ,
+SM_CCS    := $(patsubst sm_%,%,$(filter sm_%,$(ARCH)))
+# PTX: the compute_XY named, else that of the newest sm_XY (runs on newer GPUs)
+PTX_CCS   := $(or $(patsubst compute_%,%,$(filter compute_%,$(ARCH))),\
+                  $(shell printf '%s\n' $(SM_CCS) | sort -n | tail -1))
+# $(call gencode,SASS CCs,PTX CCs[,suffix of 90]) -> nvcc's -gencode options
+gencode    = $(foreach c,$(1),-gencode arch=compute_$(c)$(if $(filter 90,$(c)),$(3))$(comma)code=sm_$(c)$(if $(filter 90,$(c)),$(3))) \
+             $(foreach c,$(2),-gencode arch=compute_$(c)$(comma)code=compute_$(c))
+GENCODE   := $(strip $(call gencode,$(SM_CCS),$(PTX_CCS)))
+# What the binary contains, as gp_build_arch: the registry reads it to know
+# which kernels have code for the GPU in hand (src/arch/build.c).
+BUILD_CODES := $(foreach c,$(SM_CCS),sm_$(c) $(if $(filter 90,$(c)),sm_90a)) \
+               $(addprefix compute_,$(PTX_CCS))
 
 B         ?= build
 BIN       ?= bin
 # Files named *_sm90a.cu use Hopper-only instructions (wgmma, setmaxnreg):
-# built for sm_90a alone; their launchers refuse other GPUs.
-$(B)/kernels/%_sm90a.cu.o: GENCODE := -gencode arch=compute_90a,code=sm_90a
+# where ARCH has sm_90 they are built for sm_90a instead (and without
+# compute_90 PTX, so an H100 can only load the sm_90a code); for every
+# other architecture their kernels compile empty (GP_KERNEL_NEEDS in
+# kernels/rung.cuh) and the registry skips them, saying why.
+$(B)/kernels/%_sm90a.cu.o: GENCODE := $(strip $(call gencode,$(SM_CCS),\
+    $(if $(filter 90,$(SM_CCS)),$(filter-out 90,$(PTX_CCS)),$(PTX_CCS)),a))
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
 # cupti_profiler_host.h includes <string>: C needs the empty one in src/cupti/compat.
 $(B)/src/cupti/%.o: CPPFLAGS += -Isrc/cupti/compat
@@ -70,7 +108,7 @@ LIB_CU    := $(foreach d,$(COMPONENTS),$(wildcard $(d)*.cu)) $(wildcard kernels/
 LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(B)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*/test_*.c))
 
-.PHONY: all tests test check install clean plots report plugin FORCE
+.PHONY: all tests test check install clean plots report plugin arch FORCE
 all: $(BIN)/gemmprof
 
 $(BIN)/gemmprof: $(B)/src/cli/main.o $(B)/libgemmprof.a
@@ -93,14 +131,25 @@ $(B)/%.o: %.c
 
 # ptxas -v goes to a side file per object: the spill report the harness
 # reports as spill_store_bytes/spill_load_bytes (a stack frame is not a spill).
-$(B)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h src/*/*.h probes/*.h)
+$(B)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h src/*/*.h probes/*.h) $(B)/gen/arch.txt
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
 	@grep -v '^ptxas info\|^    [0-9]* bytes stack' $@.ptxas >&2 || true
 
 $(B)/gen/ptxas_table.c: $(LIB_CU:%.cu=$(B)/%.cu.o) scripts/ptxas-table.awk
 	@mkdir -p $(dir $@)
-	awk -v arch=$(ARCH) -f scripts/ptxas-table.awk $(LIB_CU:%.cu=$(B)/%.cu.o.ptxas) > $@
+	awk -f scripts/ptxas-table.awk $(LIB_CU:%.cu=$(B)/%.cu.o.ptxas) > $@
+
+# What this ARCH builds: `make -s arch` (README: GPUs and toolkits).
+arch:
+	@echo '$(strip $(BUILD_CODES))'
+
+# Rewritten only when the architectures change: every CUDA object depends
+# on it, so a build with another ARCH in the same folder recompiles them.
+$(B)/gen/arch.txt: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(strip $(BUILD_CODES))' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # Rewritten only when the version, commit or flags change, so the binary
 # always says which commit and build flags made it.
@@ -109,7 +158,7 @@ $(B)/gen/version.c: FORCE
 	@printf '%s\n' '/* generated by make */' \
 	  'const char *const gp_version = "$(VERSION)";' \
 	  'const char *const gp_git_commit = "$(GIT_COMMIT)";' \
-	  'const char *const gp_build_arch = "$(ARCH)";' \
+	  'const char *const gp_build_arch = "$(strip $(BUILD_CODES))";' \
 	  'const char *const gp_build_flags = "$(NVCCFLAGS)";' \
 	  'const char *const gp_cuda_home = "$(CUDA_HOME)";' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
@@ -126,7 +175,7 @@ $(B)/tests/%: tests/%.c $(B)/libgemmprof.a
 tests: $(TESTS)
 
 test check: $(BIN)/gemmprof $(TESTS)
-	@GEMMPROF_BIN=$(BIN)/gemmprof bash tests/run.sh $(TESTS)
+	@GEMMPROF_BIN=$(BIN)/gemmprof GEMMPROF_BUILD=$(B) bash tests/run.sh $(TESTS)
 
 # Charts and reports from the committed reference data (no GPU needed).
 plots: $(BIN)/gemmprof
@@ -138,7 +187,7 @@ report: $(BIN)/gemmprof
 # The flags live in scripts/gemmprof-build (installed as bin/gemmprof-build).
 plugin:
 	@test -n "$(SRC)" || { echo "usage: make plugin SRC=mine.cu [OUT=libmine.so]" >&2; exit 2; }
-	CUDA_HOME=$(CUDA_HOME) NVCC=$(NVCC) ARCH=$(ARCH) scripts/gemmprof-build \
+	CUDA_HOME=$(CUDA_HOME) NVCC=$(NVCC) ARCH="$(ARCH)" scripts/gemmprof-build \
 	    $(if $(OUT),-o $(OUT)) $(SRC)
 
 install: $(BIN)/gemmprof

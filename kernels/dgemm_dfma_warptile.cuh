@@ -153,66 +153,68 @@ dgemm_dfma_warptile(int m, int n, int k, double alpha, const double *A,
                     int lda, const double *B, int ldb, double beta, double *C,
                     int ldc, int vecc)
 {
-    constexpr int S = K::STAGES, BK = K::BK;
-    extern __shared__ __align__(16) double dw_smem[];
-    int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    int lr = ((lane >> 1) & 1) | ((lane >> 3) & 2);  /* lane bits 1, 4    */
-    int lc = (lane & 1) | ((lane >> 1) & 6);         /* lane bits 0, 2, 3 */
-    int aoff = (warp >> 1) * 32 + 2 * lr, boff = (warp & 1) * 64 + 2 * lc;
-    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    int ktiles = GP_CDIV(k, BK);
-    Copier cp = copier_init<VEC>(A, lda, B, ldb, m, n, row0, col0, tid);
-    double acc[8][8] = {};
+    GP_KERNEL_NEEDS(GP_FEAT_CP_ASYNC) {
+        constexpr int S = K::STAGES, BK = K::BK;
+        extern __shared__ __align__(16) double dw_smem[];
+        int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+        int lr = ((lane >> 1) & 1) | ((lane >> 3) & 2);  /* lane bits 1, 4    */
+        int lc = (lane & 1) | ((lane >> 1) & 6);         /* lane bits 0, 2, 3 */
+        int aoff = (warp >> 1) * 32 + 2 * lr, boff = (warp & 1) * 64 + 2 * lc;
+        int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+        int ktiles = GP_CDIV(k, BK);
+        Copier cp = copier_init<VEC>(A, lda, B, ldb, m, n, row0, col0, tid);
+        double acc[8][8] = {};
 
 #pragma unroll
-    for (int s = 0; s < S - 1; ++s) {
-        double *st = dw_smem + s * K::STAGE;
+        for (int s = 0; s < S - 1; ++s) {
+            double *st = dw_smem + s * K::STAGE;
 #pragma unroll
-        for (int q = 0; q < BK; ++q)
-            copy<K, VEC>(cp, q, st, st + K::A_ELEMS, ldb, k - s * BK, tid);
-        copier_advance<K>(cp, ldb);
-        gp_cp_async_commit();
-    }
-    int cur = 0, fil = S - 1; /* stages of tiles kt and kt+S-1 */
-    for (int kt = 0; kt < ktiles; ++kt) {
-        /* groups committed: tiles ..kt+S-2; tile kt is mine once at most
-         * S-2 are pending, everyone's after the barrier, which also frees
-         * stage fil, read in the previous iteration */
-        gp_cp_async_wait<S - 2>();
-        __syncthreads();
-        /* tile kt+S-1 goes to stage fil; past the end the copies only
-         * zero-fill that (unused) stage: no branch in the loop */
-        int krem = k - (kt + S - 1) * BK;
-        double *Fs = dw_smem + fil * K::STAGE;
-        const double *As = dw_smem + cur * K::STAGE;
-        const double *Bs = As + K::A_ELEMS;
-        double2 a[2][4], b[2][4]; /* k step kk in [kk&1], kk+1 loading */
-        frags<K>(As, Bs, 0, aoff, boff, a[0], b[0]);
-#pragma unroll
-        for (int kk = 0; kk < BK; ++kk) {
-            if (kk + 1 < BK)
-                frags<K>(As, Bs, kk + 1, aoff, boff, a[(kk + 1) & 1],
-                         b[(kk + 1) & 1]);
-            if (kk * K::PER_STEP < BK)
-#pragma unroll
-                for (int q = kk * K::PER_STEP; q < (kk + 1) * K::PER_STEP; ++q)
-                    copy<K, VEC>(cp, q, Fs, Fs + K::A_ELEMS, ldb, krem, tid);
-            outer<K::SNAKE>(acc, a[kk & 1], b[kk & 1]);
+            for (int q = 0; q < BK; ++q)
+                copy<K, VEC>(cp, q, st, st + K::A_ELEMS, ldb, k - s * BK, tid);
+            copier_advance<K>(cp, ldb);
+            gp_cp_async_commit();
         }
-        copier_advance<K>(cp, ldb);
-        gp_cp_async_commit();
-        fil = cur;
-        cur = cur + 1 == S ? 0 : cur + 1;
-    }
-    gp_cp_async_wait<0>(); /* the zero fills past the end: leave none behind */
+        int cur = 0, fil = S - 1; /* stages of tiles kt and kt+S-1 */
+        for (int kt = 0; kt < ktiles; ++kt) {
+            /* groups committed: tiles ..kt+S-2; tile kt is mine once at most
+             * S-2 are pending, everyone's after the barrier, which also frees
+             * stage fil, read in the previous iteration */
+            gp_cp_async_wait<S - 2>();
+            __syncthreads();
+            /* tile kt+S-1 goes to stage fil; past the end the copies only
+             * zero-fill that (unused) stage: no branch in the loop */
+            int krem = k - (kt + S - 1) * BK;
+            double *Fs = dw_smem + fil * K::STAGE;
+            const double *As = dw_smem + cur * K::STAGE;
+            const double *Bs = As + K::A_ELEMS;
+            double2 a[2][4], b[2][4]; /* k step kk in [kk&1], kk+1 loading */
+            frags<K>(As, Bs, 0, aoff, boff, a[0], b[0]);
+#pragma unroll
+            for (int kk = 0; kk < BK; ++kk) {
+                if (kk + 1 < BK)
+                    frags<K>(As, Bs, kk + 1, aoff, boff, a[(kk + 1) & 1],
+                             b[(kk + 1) & 1]);
+                if (kk * K::PER_STEP < BK)
+#pragma unroll
+                    for (int q = kk * K::PER_STEP; q < (kk + 1) * K::PER_STEP; ++q)
+                        copy<K, VEC>(cp, q, Fs, Fs + K::A_ELEMS, ldb, krem, tid);
+                outer<K::SNAKE>(acc, a[kk & 1], b[kk & 1]);
+            }
+            copier_advance<K>(cp, ldb);
+            gp_cp_async_commit();
+            fil = cur;
+            cur = cur + 1 == S ? 0 : cur + 1;
+        }
+        gp_cp_async_wait<0>(); /* the zero fills past the end: leave none behind */
 
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
-        int row = row0 + aoff + 8 * (i >> 1) + (i & 1);
+        for (int i = 0; i < 8; ++i) {
+            int row = row0 + aoff + 8 * (i >> 1) + (i & 1);
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
-            gp_store2(C, ldc, row, col0 + boff + 16 * j, m, n, acc[i][2 * j],
-                   acc[i][2 * j + 1], alpha, beta, vecc != 0);
+            for (int j = 0; j < 4; ++j)
+                gp_store2(C, ldc, row, col0 + boff + 16 * j, m, n, acc[i][2 * j],
+                       acc[i][2 * j + 1], alpha, beta, vecc != 0);
+        }
     }
 }
 

@@ -139,54 +139,56 @@ __global__ void __launch_bounds__(DNT, 1)
 dgemm_dmma(int m, int n, int k, double alpha, const double *A, int lda,
            const double *B, int ldb, double beta, double *C, int ldc)
 {
-    extern __shared__ __align__(16) double gp_dmma_smem[];
-    int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    int g = lane >> 2, t = lane & 3;
-    int wrow = (warp >> 2) * 64, wcol = (warp & 3) * 32;
-    int row0 = blockIdx.y * DBM, col0 = blockIdx.x * DBN;
-    int ktiles = GP_CDIV(k, DBK);
-    double acc[8][4][2];
+    GP_KERNEL_NEEDS(SHAPE == 884 ? GP_FEAT_DMMA : GP_FEAT_DMMA_K16) {
+        extern __shared__ __align__(16) double gp_dmma_smem[];
+        int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+        int g = lane >> 2, t = lane & 3;
+        int wrow = (warp >> 2) * 64, wcol = (warp & 3) * 32;
+        int row0 = blockIdx.y * DBM, col0 = blockIdx.x * DBN;
+        int ktiles = GP_CDIV(k, DBK);
+        double acc[8][4][2];
 #pragma unroll
-    for (int i = 0; i < 8; ++i)
+        for (int i = 0; i < 8; ++i)
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
-            acc[i][j][0] = acc[i][j][1] = 0.0;
+            for (int j = 0; j < 4; ++j)
+                acc[i][j][0] = acc[i][j][1] = 0.0;
 
 #pragma unroll
-    for (int s = 0; s < DSTAGES - 1; ++s) {
-        double *As = gp_dmma_smem + s * DSTAGE_ELEMS;
-        if (s < ktiles)
-            gp_dmma_load<VEC>(As, As + DA_ELEMS, A, lda, B, ldb, m, n, k,
-                              row0, col0, s * DBK, tid);
-        gp_cp_async_commit();
-    }
-    for (int kt = 0; kt < ktiles; ++kt) {
-        gp_cp_async_wait<DSTAGES - 2>(); /* my copies of tile kt landed */
-        __syncthreads(); /* everyone's did, and stage (kt-1)%S is free */
-        int nxt = kt + DSTAGES - 1;
-        if (nxt < ktiles) {
-            double *As = gp_dmma_smem + (nxt % DSTAGES) * DSTAGE_ELEMS;
-            gp_dmma_load<VEC>(As, As + DA_ELEMS, A, lda, B, ldb, m, n, k,
-                              row0, col0, nxt * DBK, tid);
+        for (int s = 0; s < DSTAGES - 1; ++s) {
+            double *As = gp_dmma_smem + s * DSTAGE_ELEMS;
+            if (s < ktiles)
+                gp_dmma_load<VEC>(As, As + DA_ELEMS, A, lda, B, ldb, m, n, k,
+                                  row0, col0, s * DBK, tid);
+            gp_cp_async_commit();
         }
-        gp_cp_async_commit();
-        const double *As = gp_dmma_smem + (kt % DSTAGES) * DSTAGE_ELEMS;
-        gp_dmma_tile<SHAPE>(acc, As + (wrow + g) * DAS + t,
-                            As + DA_ELEMS + t * DBS + wcol + g);
-    }
-    gp_cp_async_wait<0>(); /* only empty groups remain; leave none behind */
+        for (int kt = 0; kt < ktiles; ++kt) {
+            gp_cp_async_wait<DSTAGES - 2>(); /* my copies of tile kt landed */
+            __syncthreads(); /* everyone's did, and stage (kt-1)%S is free */
+            int nxt = kt + DSTAGES - 1;
+            if (nxt < ktiles) {
+                double *As = gp_dmma_smem + (nxt % DSTAGES) * DSTAGE_ELEMS;
+                gp_dmma_load<VEC>(As, As + DA_ELEMS, A, lda, B, ldb, m, n, k,
+                                  row0, col0, nxt * DBK, tid);
+            }
+            gp_cp_async_commit();
+            const double *As = gp_dmma_smem + (kt % DSTAGES) * DSTAGE_ELEMS;
+            gp_dmma_tile<SHAPE>(acc, As + (wrow + g) * DAS + t,
+                                As + DA_ELEMS + t * DBS + wcol + g);
+        }
+        gp_cp_async_wait<0>(); /* only empty groups remain; leave none behind */
 
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
-        int row = row0 + wrow + 8 * i + g;
+        for (int i = 0; i < 8; ++i) {
+            int row = row0 + wrow + 8 * i + g;
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+            for (int j = 0; j < 4; ++j)
 #pragma unroll
-            for (int c = 0; c < 2; ++c) {
-                int col = col0 + wcol + 8 * j + 2 * t + c;
-                if (row < m && col < n)
-                    gp_store(&C[row * ldc + col], acc[i][j][c], alpha, beta);
-            }
+                for (int c = 0; c < 2; ++c) {
+                    int col = col0 + wcol + 8 * j + 2 * t + c;
+                    if (row < m && col < n)
+                        gp_store(&C[row * ldc + col], acc[i][j][c], alpha, beta);
+                }
+        }
     }
 }
 

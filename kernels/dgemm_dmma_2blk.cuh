@@ -353,50 +353,52 @@ dgemm_dmma_2blk(int m, int n, int k, double alpha, const double *A, int lda,
                 const double *B, int ldb, double beta, double *C, int ldc,
                 int vecc)
 {
-    constexpr int S = K::STAGES, BK = K::BK;
-    extern __shared__ __align__(16) double d2_smem[];
-    int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    int g = lane >> 2, t = lane & 3, p = g & 1;
-    int wrow = (warp >> 1) * 32, wcol = (warp & 1) * 64;
-    int row0, col0;
-    tile_of_block<K::GROUP>(m, n, row0, col0);
-    int ktiles = GP_CDIV(k, BK);
-    int a0 = (wrow + g) * BK + 2 * t + 8 * p, a1 = a0 + 8 - 16 * p;
-    int boff = K::A_ELEMS + 2 * t * BS + wcol + 2 * g;
-    Copier<K, VEC> cp(A, lda, B, ldb, m, n, row0, col0, tid);
-    double acc[4][4][2][2] = {};
+    GP_KERNEL_NEEDS(K::K8 ? GP_FEAT_DMMA_K8 : GP_FEAT_DMMA_K16) {
+        constexpr int S = K::STAGES, BK = K::BK;
+        extern __shared__ __align__(16) double d2_smem[];
+        int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+        int g = lane >> 2, t = lane & 3, p = g & 1;
+        int wrow = (warp >> 1) * 32, wcol = (warp & 1) * 64;
+        int row0, col0;
+        tile_of_block<K::GROUP>(m, n, row0, col0);
+        int ktiles = GP_CDIV(k, BK);
+        int a0 = (wrow + g) * BK + 2 * t + 8 * p, a1 = a0 + 8 - 16 * p;
+        int boff = K::A_ELEMS + 2 * t * BS + wcol + 2 * g;
+        Copier<K, VEC> cp(A, lda, B, ldb, m, n, row0, col0, tid);
+        double acc[4][4][2][2] = {};
 
 #pragma unroll
-    for (int s = 0; s < S - 1; ++s) {
+        for (int s = 0; s < S - 1; ++s) {
 #pragma unroll
-        for (int c = 0; c < K::NC; ++c)
-            cp.copy(c, d2_smem + s * K::STAGE, ldb, k - s * BK);
-        cp.advance(ldb);
-        gp_cp_async_commit();
-    }
-    gp_cp_async_wait<S - 2>(); /* tile 0 is mine ... */
-    __syncthreads();           /* ... and everyone's */
+            for (int c = 0; c < K::NC; ++c)
+                cp.copy(c, d2_smem + s * K::STAGE, ldb, k - s * BK);
+            cp.advance(ldb);
+            gp_cp_async_commit();
+        }
+        gp_cp_async_wait<S - 2>(); /* tile 0 is mine ... */
+        __syncthreads();           /* ... and everyone's */
 
-    Loop L;
-    frag_bt(L.af, d2_smem + boff, 0, 0);
+        Loop L;
+        frag_bt(L.af, d2_smem + boff, 0, 0);
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
-        frag_at<BK>(L.bf[j], d2_smem + a0, d2_smem + a1, 0, j);
-    L.cur = 0;
-    L.fil = S - 1;
-    int kt = 0;
-    if constexpr (K::INTERIOR && VEC) {
-        /* tiles kt whose copied tile kt+S-1 ends inside k */
-        if (row0 + BM <= m && col0 + BN <= n)
-            for (int kfull = k / BK - S + 1; kt < kfull; ++kt)
-                tile<K, VEC, true>(L, acc, cp, d2_smem, ldb, 0, a0, a1, boff);
+        for (int j = 0; j < 4; ++j)
+            frag_at<BK>(L.bf[j], d2_smem + a0, d2_smem + a1, 0, j);
+        L.cur = 0;
+        L.fil = S - 1;
+        int kt = 0;
+        if constexpr (K::INTERIOR && VEC) {
+            /* tiles kt whose copied tile kt+S-1 ends inside k */
+            if (row0 + BM <= m && col0 + BN <= n)
+                for (int kfull = k / BK - S + 1; kt < kfull; ++kt)
+                    tile<K, VEC, true>(L, acc, cp, d2_smem, ldb, 0, a0, a1, boff);
+        }
+        for (; kt < ktiles; ++kt)
+            tile<K, VEC, false>(L, acc, cp, d2_smem, ldb, k - (kt + S - 1) * BK,
+                                a0, a1, boff);
+        gp_cp_async_wait<0>(); /* the zero fills past the end: leave none behind */
+        epilogue(acc, C, ldc, m, n, row0 + wrow + 2 * t, col0 + wcol + 2 * g,
+                 alpha, beta, vecc != 0);
     }
-    for (; kt < ktiles; ++kt)
-        tile<K, VEC, false>(L, acc, cp, d2_smem, ldb, k - (kt + S - 1) * BK,
-                            a0, a1, boff);
-    gp_cp_async_wait<0>(); /* the zero fills past the end: leave none behind */
-    epilogue(acc, C, ldc, m, n, row0 + wrow + 2 * t, col0 + wcol + 2 * g,
-             alpha, beta, vecc != 0);
 }
 
 /* The launcher: 16-byte copies when lda, ldb are even and A, B 16-byte

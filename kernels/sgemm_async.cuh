@@ -248,98 +248,100 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
             int lda, const float *__restrict__ B, int ldb, float beta,
             float *__restrict__ C, int ldc, int ntm, int ntn, int vc)
 {
-    using namespace gp_async;
-    static_assert(STAGES >= 2, "a pipeline needs a stage to fill while one is read");
-    static_assert(BK % 2 == 0, "XTILE's fragment buffers alternate by k step parity");
-    constexpr int BM = T::BM, BN = T::BN, SF = Stage<T, BK>::FLOATS, SA = Stage<T, BK>::A;
-    float *const smem = gp_sgemm_async_smem;
+    GP_KERNEL_NEEDS(GP_FEAT_CP_ASYNC) {
+        using namespace gp_async;
+        static_assert(STAGES >= 2, "a pipeline needs a stage to fill while one is read");
+        static_assert(BK % 2 == 0, "XTILE's fragment buffers alternate by k step parity");
+        constexpr int BM = T::BM, BN = T::BN, SF = Stage<T, BK>::FLOATS, SA = Stage<T, BK>::A;
+        float *const smem = gp_sgemm_async_smem;
 
-    int tm, tn;
-    tile_of<GROUP>((int)blockIdx.x, ntm, ntn, tm, tn);
-    const int bm0 = tm * BM, bn0 = tn * BN, mrem = m - bm0, nrem = n - bn0;
-    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    /* first row / column of the lane's first sub-tile (rung 10's layout) */
-    const int arow = (warp / T::WARPS_N) * T::WM + (lane / 8) * 4;
-    const int bcol = (warp % T::WARPS_N) * T::WN + (lane % 8) * 4;
-    using CP = Copies<T, BK, VB>;
-    const bool interior = mrem >= BM && nrem >= BN; /* uniform per block */
-    const int aoff = CP::arow(0, tid) * lda + CP::acol(0, tid);
-    const int boff = CP::brow(0, tid) * ldb + CP::bcol(tid);
-    const unsigned adst0 = CP::adst(0, tid), bdst0 = CP::bdst(0, tid);
-    const unsigned s0 = (unsigned)__cvta_generic_to_shared(smem);
-    const float *An = A + (size_t)bm0 * lda, *Bn = B + bn0; /* next tile to issue */
+        int tm, tn;
+        tile_of<GROUP>((int)blockIdx.x, ntm, ntn, tm, tn);
+        const int bm0 = tm * BM, bn0 = tn * BN, mrem = m - bm0, nrem = n - bn0;
+        const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+        /* first row / column of the lane's first sub-tile (rung 10's layout) */
+        const int arow = (warp / T::WARPS_N) * T::WM + (lane / 8) * 4;
+        const int bcol = (warp % T::WARPS_N) * T::WN + (lane % 8) * 4;
+        using CP = Copies<T, BK, VB>;
+        const bool interior = mrem >= BM && nrem >= BN; /* uniform per block */
+        const int aoff = CP::arow(0, tid) * lda + CP::acol(0, tid);
+        const int boff = CP::brow(0, tid) * ldb + CP::bcol(tid);
+        const unsigned adst0 = CP::adst(0, tid), bdst0 = CP::bdst(0, tid);
+        const unsigned s0 = (unsigned)__cvta_generic_to_shared(smem);
+        const float *An = A + (size_t)bm0 * lda, *Bn = B + bn0; /* next tile to issue */
 
-    /* Issue the tile at An/Bn (kn k left) into the stage at float offset
-     * so, then step to the next one. */
-    auto issue = [&](int so, int kn) {
-        if (interior && kn >= BK)
-            CP::issue_fast(s0 + 4u * so, An, lda, aoff, adst0, Bn, ldb, boff, bdst0);
-        else
-            CP::issue_edge(s0 + 4u * so, An, lda, Bn, ldb, mrem, nrem, kn);
-        An += BK;
-        Bn += (size_t)BK * ldb;
-    };
+        /* Issue the tile at An/Bn (kn k left) into the stage at float offset
+         * so, then step to the next one. */
+        auto issue = [&](int so, int kn) {
+            if (interior && kn >= BK)
+                CP::issue_fast(s0 + 4u * so, An, lda, aoff, adst0, Bn, ldb, boff, bdst0);
+            else
+                CP::issue_edge(s0 + 4u * so, An, lda, Bn, ldb, mrem, nrem, kn);
+            An += BK;
+            Bn += (size_t)BK * ldb;
+        };
 
 #pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) {
-        if (k > s * BK)
-            issue(s * SF, k - s * BK);
-        gp_cp_async_commit();
-    }
-
-    float acc[T::TM][T::TN] = {};
-    float fa[2][T::TM], fb[2][T::TN];
-    constexpr int AHEAD = (STAGES - 1) * BK; /* k issued ahead of the tile read */
-    int rs = 0;                             /* float offset of the stage read */
-    if (XTILE) {
-        gp_cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        frags<T>(smem + arow, smem + SA + bcol, 0, fa[0], fb[0]);
-    }
-    for (int kc = k; kc > 0; kc -= BK) { /* kc: k left from this tile on */
-        if (!XTILE) {
-            gp_cp_async_wait<STAGES - 2>(); /* my copies of this tile landed */
-            __syncthreads(); /* everyone's did, and all reads of the stage
-                                refilled below (the previous tile's) are done */
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (k > s * BK)
+                issue(s * SF, k - s * BK);
+            gp_cp_async_commit();
         }
-        if (kc > AHEAD) /* the tile S-1 ahead, into the previous tile's stage */
-            issue(rs == 0 ? (STAGES - 1) * SF : rs - SF, kc - AHEAD);
-        gp_cp_async_commit();
-        const int rn = rs == (STAGES - 1) * SF ? 0 : rs + SF;
-        const float *As = smem + rs + arow;
-        const float *Bs = smem + rs + SA + bcol;
-        if (!XTILE)
-            frags<T>(As, Bs, 0, fa[0], fb[0]);
-#pragma unroll
-        for (int kk = 0; kk < BK; ++kk) {
-            if (kk + 1 < BK) {
-                frags<T>(As, Bs, kk + 1, fa[(kk + 1) & 1], fb[(kk + 1) & 1]);
-            } else if (XTILE) {
-                /* the next tile landed for everyone; every read of stage rs
-                 * (which the next tile refills) is issued before this barrier */
-                gp_cp_async_wait<STAGES - 2>();
-                __syncthreads();
-                frags<T>(smem + rn + arow, smem + rn + SA + bcol, 0, fa[0], fb[0]);
-            }
-            outer<T>(acc, fa[kk & 1], fb[kk & 1]);
-        }
-        rs = rn;
-    }
-    gp_cp_async_wait<0>(); /* only empty groups can be left; leave none */
 
-    C += (size_t)bm0 * ldc + bn0;
-#pragma unroll
-    for (int wm = 0; wm < T::MSUB; ++wm)
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int wn = 0; wn < T::NSUB; ++wn) {
-                const float *v = &acc[wm * 4 + i][wn * 4];
-                gp_store4(C, ldc, arow + wm * SUBM + i,
-                          bcol + wn * SUBN, mrem, nrem,
-                          make_float4(v[0], v[1], v[2], v[3]), alpha, beta,
-                          vc & GP_VEC_C);
+        float acc[T::TM][T::TN] = {};
+        float fa[2][T::TM], fb[2][T::TN];
+        constexpr int AHEAD = (STAGES - 1) * BK; /* k issued ahead of the tile read */
+        int rs = 0;                             /* float offset of the stage read */
+        if (XTILE) {
+            gp_cp_async_wait<STAGES - 2>();
+            __syncthreads();
+            frags<T>(smem + arow, smem + SA + bcol, 0, fa[0], fb[0]);
+        }
+        for (int kc = k; kc > 0; kc -= BK) { /* kc: k left from this tile on */
+            if (!XTILE) {
+                gp_cp_async_wait<STAGES - 2>(); /* my copies of this tile landed */
+                __syncthreads(); /* everyone's did, and all reads of the stage
+                                    refilled below (the previous tile's) are done */
             }
+            if (kc > AHEAD) /* the tile S-1 ahead, into the previous tile's stage */
+                issue(rs == 0 ? (STAGES - 1) * SF : rs - SF, kc - AHEAD);
+            gp_cp_async_commit();
+            const int rn = rs == (STAGES - 1) * SF ? 0 : rs + SF;
+            const float *As = smem + rs + arow;
+            const float *Bs = smem + rs + SA + bcol;
+            if (!XTILE)
+                frags<T>(As, Bs, 0, fa[0], fb[0]);
+#pragma unroll
+            for (int kk = 0; kk < BK; ++kk) {
+                if (kk + 1 < BK) {
+                    frags<T>(As, Bs, kk + 1, fa[(kk + 1) & 1], fb[(kk + 1) & 1]);
+                } else if (XTILE) {
+                    /* the next tile landed for everyone; every read of stage rs
+                     * (which the next tile refills) is issued before this barrier */
+                    gp_cp_async_wait<STAGES - 2>();
+                    __syncthreads();
+                    frags<T>(smem + rn + arow, smem + rn + SA + bcol, 0, fa[0], fb[0]);
+                }
+                outer<T>(acc, fa[kk & 1], fb[kk & 1]);
+            }
+            rs = rn;
+        }
+        gp_cp_async_wait<0>(); /* only empty groups can be left; leave none */
+
+        C += (size_t)bm0 * ldc + bn0;
+#pragma unroll
+        for (int wm = 0; wm < T::MSUB; ++wm)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int wn = 0; wn < T::NSUB; ++wn) {
+                    const float *v = &acc[wm * 4 + i][wn * 4];
+                    gp_store4(C, ldc, arow + wm * SUBM + i,
+                              bcol + wn * SUBN, mrem, nrem,
+                              make_float4(v[0], v[1], v[2], v[3]), alpha, beta,
+                              vc & GP_VEC_C);
+                }
+    }
 }
 
 /* The launcher rungs 11-15 share: picks the B copy width per call, opts in

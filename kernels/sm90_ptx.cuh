@@ -250,12 +250,14 @@ __device__ __forceinline__ void gp_cluster_sync(void)
 }
 
 /* Arrive on the mbarrier at the same offset as `bar` in CTA `cta` of the
- * cluster (this CTA too), with release semantics at cluster scope. */
+ * cluster (this CTA too).  Default semantics (release, CTA scope): what it
+ * orders is this thread's shared-memory reads before the other CTA's
+ * producer overwrites them. */
 __device__ __forceinline__ void gp_mbar_arrive_cluster(uint64_t *bar, unsigned cta)
 {
     asm volatile("{\n .reg .b32 ra;\n"
                  " mapa.shared::cluster.u32 ra, %0, %1;\n"
-                 " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}\n"
+                 " mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n"
                  :: "r"(gp_smem_u32(bar)), "r"(cta) : "memory");
 }
 

@@ -210,64 +210,66 @@ __global__ void __launch_bounds__(TNT, 1)
 tf32_mma(int m, int n, int k, float alpha, const float *A, int lda,
          const float *B, int ldb, float beta, float *C, int ldc, bool vec_c)
 {
-    extern __shared__ __align__(16) float gp_tf32_smem[];
-    int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    int g = lane >> 2, t = lane & 3;
-    int wrow = (warp >> 2) * 64, wcol = (warp & 3) * 64;
-    int row0 = blockIdx.y * TBM, col0 = blockIdx.x * TBN;
-    int ktiles = GP_CDIV(k, TBK);
-    float acc[4][8][4];
+    GP_KERNEL_NEEDS(GP_FEAT_MMA_TF32) {
+        extern __shared__ __align__(16) float gp_tf32_smem[];
+        int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+        int g = lane >> 2, t = lane & 3;
+        int wrow = (warp >> 2) * 64, wcol = (warp & 3) * 64;
+        int row0 = blockIdx.y * TBM, col0 = blockIdx.x * TBN;
+        int ktiles = GP_CDIV(k, TBK);
+        float acc[4][8][4];
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-#pragma unroll
-            for (int c = 0; c < 4; ++c)
-                acc[i][j][c] = 0.0f;
-
-    tf32_plan plan = tf32_plan_for(A, lda, B, ldb, m, n, row0, col0, tid);
-    auto load = [&](int stage, int k0) {
-        float *As = gp_tf32_smem + stage * TSTAGE_ELEMS;
-        if (VEC)
-            tf32_load_vec(As, As + TA_ELEMS, plan, A, lda, B, ldb, k, k0);
-        else
-            tf32_load_scalar(As, As + TA_ELEMS, A, lda, B, ldb, m, n, k, row0,
-                             col0, k0, tid);
-    };
-#pragma unroll
-    for (int s = 0; s < TSTAGES - 1; ++s) {
-        if (s < ktiles)
-            load(s, s * TBK);
-        gp_cp_async_commit();
-    }
-    int a_off = (wrow + (lane & 15)) * TAS + 4 * (lane >> 4);
-    int b_off = TA_ELEMS + t * TBS + wcol + g;
-    for (int kt = 0; kt < ktiles; ++kt) {
-        gp_cp_async_wait<TSTAGES - 2>(); /* my copies of tile kt landed */
-        __syncthreads(); /* everyone's did, and stage (kt-1)%S is free */
-        int nxt = kt + TSTAGES - 1;
-        if (nxt < ktiles)
-            load(nxt % TSTAGES, nxt * TBK);
-        gp_cp_async_commit();
-        const float *st = gp_tf32_smem + (kt % TSTAGES) * TSTAGE_ELEMS;
-        tf32_tile(acc, st + a_off, st + b_off);
-    }
-    gp_cp_async_wait<0>(); /* only empty groups remain; leave none behind */
-
-    /* acc[i][j][2rh + e] is C[16i + 8rh + g][8j + 2t + e] of the warp tile */
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int rh = 0; rh < 2; ++rh) {
-            int row = row0 + wrow + 16 * i + 8 * rh + g;
-            if (row >= m)
-                continue;
+        for (int i = 0; i < 4; ++i)
 #pragma unroll
             for (int j = 0; j < 8; ++j)
-                tf32_store2(C, ldc, row, col0 + wcol + 8 * j + 2 * t, n,
-                            acc[i][j][2 * rh], acc[i][j][2 * rh + 1], alpha,
-                            beta, vec_c);
+#pragma unroll
+                for (int c = 0; c < 4; ++c)
+                    acc[i][j][c] = 0.0f;
+
+        tf32_plan plan = tf32_plan_for(A, lda, B, ldb, m, n, row0, col0, tid);
+        auto load = [&](int stage, int k0) {
+            float *As = gp_tf32_smem + stage * TSTAGE_ELEMS;
+            if (VEC)
+                tf32_load_vec(As, As + TA_ELEMS, plan, A, lda, B, ldb, k, k0);
+            else
+                tf32_load_scalar(As, As + TA_ELEMS, A, lda, B, ldb, m, n, k, row0,
+                                 col0, k0, tid);
+        };
+#pragma unroll
+        for (int s = 0; s < TSTAGES - 1; ++s) {
+            if (s < ktiles)
+                load(s, s * TBK);
+            gp_cp_async_commit();
         }
+        int a_off = (wrow + (lane & 15)) * TAS + 4 * (lane >> 4);
+        int b_off = TA_ELEMS + t * TBS + wcol + g;
+        for (int kt = 0; kt < ktiles; ++kt) {
+            gp_cp_async_wait<TSTAGES - 2>(); /* my copies of tile kt landed */
+            __syncthreads(); /* everyone's did, and stage (kt-1)%S is free */
+            int nxt = kt + TSTAGES - 1;
+            if (nxt < ktiles)
+                load(nxt % TSTAGES, nxt * TBK);
+            gp_cp_async_commit();
+            const float *st = gp_tf32_smem + (kt % TSTAGES) * TSTAGE_ELEMS;
+            tf32_tile(acc, st + a_off, st + b_off);
+        }
+        gp_cp_async_wait<0>(); /* only empty groups remain; leave none behind */
+
+        /* acc[i][j][2rh + e] is C[16i + 8rh + g][8j + 2t + e] of the warp tile */
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int rh = 0; rh < 2; ++rh) {
+                int row = row0 + wrow + 16 * i + 8 * rh + g;
+                if (row >= m)
+                    continue;
+#pragma unroll
+                for (int j = 0; j < 8; ++j)
+                    tf32_store2(C, ldc, row, col0 + wcol + 8 * j + 2 * t, n,
+                                acc[i][j][2 * rh], acc[i][j][2 * rh + 1], alpha,
+                                beta, vec_c);
+            }
+    }
 }
 
 extern "C" int gp_tf32_mma(const gemm_args *a, cudaStream_t s,

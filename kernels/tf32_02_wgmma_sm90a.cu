@@ -170,33 +170,35 @@ tf32_wgmma(const __grid_constant__ CUtensorMap tmA,
            const __grid_constant__ CUtensorMap tmB, int m, int n, int k,
            float alpha, float beta, float *C, int ldc, bool vec_c)
 {
-    extern __shared__ __align__(1024) uint8_t gp_wgmma_raw[];
-    __shared__ __align__(8) uint64_t full[WSTAGES], empty[WSTAGES];
-    /* SWIZZLE_128B tiles must start on 1024 bytes (the swizzle is a
-     * function of address bits 4-9, shared by TMA and wgmma) */
-    uint8_t *smem = gp_wgmma_raw + ((1024 - (gp_smem_u32(gp_wgmma_raw) & 1023)) & 1023);
-    int wg = threadIdx.x / 128, bm, bn;
-    wgmma_tile_of(m, n, &bm, &bn);
-    int row0 = bm * WBM, col0 = bn * WBN, ktiles = GP_CDIV(k, WBK);
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < WSTAGES; ++s) {
-            gp_mbar_init(&full[s], 1);   /* the producer's arrive + tx bytes */
-            gp_mbar_init(&empty[s], 2);  /* one arrive per consumer warpgroup */
+    GP_KERNEL_NEEDS(GP_FEAT_WGMMA) {
+        extern __shared__ __align__(1024) uint8_t gp_wgmma_raw[];
+        __shared__ __align__(8) uint64_t full[WSTAGES], empty[WSTAGES];
+        /* SWIZZLE_128B tiles must start on 1024 bytes (the swizzle is a
+         * function of address bits 4-9, shared by TMA and wgmma) */
+        uint8_t *smem = gp_wgmma_raw + ((1024 - (gp_smem_u32(gp_wgmma_raw) & 1023)) & 1023);
+        int wg = threadIdx.x / 128, bm, bn;
+        wgmma_tile_of(m, n, &bm, &bn);
+        int row0 = bm * WBM, col0 = bn * WBN, ktiles = GP_CDIV(k, WBK);
+        if (threadIdx.x == 0) {
+            for (int s = 0; s < WSTAGES; ++s) {
+                gp_mbar_init(&full[s], 1);   /* the producer's arrive + tx bytes */
+                gp_mbar_init(&empty[s], 2);  /* one arrive per consumer warpgroup */
+            }
+            gp_mbar_init_fence();
         }
-        gp_mbar_init_fence();
-    }
-    __syncthreads();
-    if (wg == 0) {
-        gp_setmaxnreg_dec<40>();
-        if (threadIdx.x == 0)
-            wgmma_produce(&tmA, &tmB, smem, full, empty, row0, col0, ktiles);
-    } else {
-        gp_setmaxnreg_inc<232>();
-        int cw = wg - 1, lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) & 3;
-        float d[128];
-        wgmma_consume(d, smem, full, empty, cw, ktiles);
-        wgmma_epilogue(d, C, ldc, m, n, row0 + 64 * cw + 16 * warp + (lane >> 2),
-                       col0 + 2 * (lane & 3), alpha, beta, vec_c);
+        __syncthreads();
+        if (wg == 0) {
+            gp_setmaxnreg_dec<40>();
+            if (threadIdx.x == 0)
+                wgmma_produce(&tmA, &tmB, smem, full, empty, row0, col0, ktiles);
+        } else {
+            gp_setmaxnreg_inc<232>();
+            int cw = wg - 1, lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) & 3;
+            float d[128];
+            wgmma_consume(d, smem, full, empty, cw, ktiles);
+            wgmma_epilogue(d, C, ldc, m, n, row0 + 64 * cw + 16 * warp + (lane >> 2),
+                           col0 + 2 * (lane & 3), alpha, beta, vec_c);
+        }
     }
 }
 
@@ -205,23 +207,25 @@ tf32_wgmma(const __grid_constant__ CUtensorMap tmA,
 __global__ void __launch_bounds__(256)
 tf32_transpose(const float *B, int ldb, float *Bt, int ldt, int k, int n)
 {
-    __shared__ float tile[32][33];
-    int r0 = blockIdx.x * 32, tx = threadIdx.x, ty = threadIdx.y;
-    /* grid.y is capped at 65535: column tiles beyond it loop */
-    for (int c0 = blockIdx.y * 32; c0 < n; c0 += gridDim.y * 32) {
+    GP_KERNEL_NEEDS(GP_FEAT_WGMMA) {
+        __shared__ float tile[32][33];
+        int r0 = blockIdx.x * 32, tx = threadIdx.x, ty = threadIdx.y;
+        /* grid.y is capped at 65535: column tiles beyond it loop */
+        for (int c0 = blockIdx.y * 32; c0 < n; c0 += gridDim.y * 32) {
 #pragma unroll
-        for (int i = ty; i < 32; i += 8)
-            if (r0 + i < k && c0 + tx < n)
-                tile[i][tx] = B[(size_t)(r0 + i) * ldb + c0 + tx];
-        __syncthreads();
+            for (int i = ty; i < 32; i += 8)
+                if (r0 + i < k && c0 + tx < n)
+                    tile[i][tx] = B[(size_t)(r0 + i) * ldb + c0 + tx];
+            __syncthreads();
 #pragma unroll
-        for (int i = ty; i < 32; i += 8)
-            if (c0 + i < n && r0 + tx < k) {
-                uint32_t u;
-                asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(u) : "f"(tile[tx][i]));
-                Bt[(size_t)(c0 + i) * ldt + r0 + tx] = __uint_as_float(u);
-            }
-        __syncthreads(); /* the tile is rewritten next round */
+            for (int i = ty; i < 32; i += 8)
+                if (c0 + i < n && r0 + tx < k) {
+                    uint32_t u;
+                    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(u) : "f"(tile[tx][i]));
+                    Bt[(size_t)(c0 + i) * ldt + r0 + tx] = __uint_as_float(u);
+                }
+            __syncthreads(); /* the tile is rewritten next round */
+        }
     }
 }
 

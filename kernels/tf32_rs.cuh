@@ -283,54 +283,56 @@ tf32_wgmma_rs(const __grid_constant__ CUtensorMap tmA,
               const __grid_constant__ CUtensorMap tmB, const rs_args p)
 {
     static_assert(TMA || CL == 1, "the cp.async producer does not multicast");
-    extern __shared__ __align__(1024) uint8_t gp_rs_raw[];
-    __shared__ __align__(8) uint64_t full[RSTAGES], empty[RSTAGES];
-    /* SWIZZLE_128B tiles start on 1024 bytes (sm90_ptx.cuh); the same
-     * offset in every block of a cluster (same kernel, same layout) */
-    uint8_t *smem = gp_rs_raw + ((1024 - (gp_smem_u32(gp_rs_raw) & 1023)) & 1023);
-    int wg = threadIdx.x / 128, bm, bn;
-    rs_tile_of<CL>(p.m, p.n, &bm, &bn);
-    int row0 = bm * RBM, col0 = bn * RBN, ktiles = GP_CDIV(p.k, RBK);
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < RSTAGES; ++s) {
-            gp_mbar_init(&full[s], TMA ? 1 : 128); /* TMA: arrive + tx bytes */
-            gp_mbar_init(&empty[s], 8 * CL); /* one arrive per consumer warp */
+    GP_KERNEL_NEEDS(GP_FEAT_WGMMA) {
+        extern __shared__ __align__(1024) uint8_t gp_rs_raw[];
+        __shared__ __align__(8) uint64_t full[RSTAGES], empty[RSTAGES];
+        /* SWIZZLE_128B tiles start on 1024 bytes (sm90_ptx.cuh); the same
+         * offset in every block of a cluster (same kernel, same layout) */
+        uint8_t *smem = gp_rs_raw + ((1024 - (gp_smem_u32(gp_rs_raw) & 1023)) & 1023);
+        int wg = threadIdx.x / 128, bm, bn;
+        rs_tile_of<CL>(p.m, p.n, &bm, &bn);
+        int row0 = bm * RBM, col0 = bn * RBN, ktiles = GP_CDIV(p.k, RBK);
+        if (threadIdx.x == 0) {
+            for (int s = 0; s < RSTAGES; ++s) {
+                gp_mbar_init(&full[s], TMA ? 1 : 128); /* TMA: arrive + tx bytes */
+                gp_mbar_init(&empty[s], 8 * CL); /* one arrive per consumer warp */
+            }
+            gp_mbar_init_fence();
         }
-        gp_mbar_init_fence();
+        if (CL > 1)
+            gp_cluster_sync(); /* no remote arrive or multicast before init */
+        else
+            __syncthreads();
+        if (wg == 0) {
+            gp_setmaxnreg_dec<40>();
+            if (TMA && threadIdx.x == 0)
+                rs_produce_tma<CL>(&tmA, &tmB, smem, full, empty, row0, col0, ktiles);
+            else if (!TMA)
+                rs_produce_copy(p, smem, full, empty, row0, col0, ktiles);
+        } else {
+            gp_setmaxnreg_inc<232>();
+            int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) & 3;
+            int g = lane >> 2, t = lane & 3, gg = g & 3;
+            rs_consumer<CL> c;
+            c.smem = smem;
+            c.full = full;
+            c.empty = empty;
+            c.cw = wg - 1;
+            c.t = t;
+            /* Warp w's 16 rows: box 2cw + w/2; half-warp h (g/4) takes chunks
+             * 2(w%2) + h and that + 4; lanes g%2 split a chunk in two pairs. */
+            c.box = 2 * c.cw + (warp >> 1);
+            c.chunk = 2 * (warp & 1) + (g >> 2) + 4 * (gg >> 1);
+            c.pair = gg & 1;
+            c.lane0 = lane == 0;
+            c.copied = !TMA;
+            float d[128];
+            rs_consume(c, d, ktiles);
+            rs_epilogue(d, p, row0 + 2 * t, col0 + 32 * c.box + 4 * c.chunk + 2 * c.pair);
+        }
+        if (CL > 1)
+            gp_cluster_sync(); /* stay until no block can touch this one's smem */
     }
-    if (CL > 1)
-        gp_cluster_sync(); /* no remote arrive or multicast before init */
-    else
-        __syncthreads();
-    if (wg == 0) {
-        gp_setmaxnreg_dec<40>();
-        if (TMA && threadIdx.x == 0)
-            rs_produce_tma<CL>(&tmA, &tmB, smem, full, empty, row0, col0, ktiles);
-        else if (!TMA)
-            rs_produce_copy(p, smem, full, empty, row0, col0, ktiles);
-    } else {
-        gp_setmaxnreg_inc<232>();
-        int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) & 3;
-        int g = lane >> 2, t = lane & 3, gg = g & 3;
-        rs_consumer<CL> c;
-        c.smem = smem;
-        c.full = full;
-        c.empty = empty;
-        c.cw = wg - 1;
-        c.t = t;
-        /* Warp w's 16 rows: box 2cw + w/2; half-warp h (g/4) takes chunks
-         * 2(w%2) + h and that + 4; lanes g%2 split a chunk in two pairs. */
-        c.box = 2 * c.cw + (warp >> 1);
-        c.chunk = 2 * (warp & 1) + (g >> 2) + 4 * (gg >> 1);
-        c.pair = gg & 1;
-        c.lane0 = lane == 0;
-        c.copied = !TMA;
-        float d[128];
-        rs_consume(c, d, ktiles);
-        rs_epilogue(d, p, row0 + 2 * t, col0 + 32 * c.box + 4 * c.chunk + 2 * c.pair);
-    }
-    if (CL > 1)
-        gp_cluster_sync(); /* stay until no block can touch this one's smem */
 }
 
 /* ---- host side ---- */

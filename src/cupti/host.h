@@ -13,6 +13,12 @@ CUpti_Profiler_Host_Object *gp_host_open(const gp_cupti_api *api, const char *ch
                                          const uint8_t *avail, char *err, size_t n);
 void gp_host_close(const gp_cupti_api *api, CUpti_Profiler_Host_Object *host);
 
+/* Load CUPTI and open an offline host object (no availability image) for
+ * a chip CUPTI knows.  0; -1 with err ("unknown chip 'X' (CUPTI knows:
+ * ...)", or CUPTI's refusal); GP_PROFILER_NO_CUPTI with the reason. */
+int gp_host_open_offline(const char *chip, const gp_cupti_api **api,
+                         CUpti_Profiler_Host_Object **host, char *err, size_t n);
+
 /* 0 if every name of `list` is a metric of the host's chip, else -1 and
  * "unknown metric(s) for CHIP: a, b (see --list-metrics)". */
 int gp_host_check_names(const gp_cupti_api *api, CUpti_Profiler_Host_Object *host,

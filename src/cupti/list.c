@@ -49,13 +49,11 @@ static void print_entry(const gp_cupti_api *api, CUpti_Profiler_Host_Object *hos
 
 int gp_profiler_list_metrics(const char *chip, FILE *out, char *err, size_t errlen)
 {
-    const gp_cupti_api *api = gp_cupti_load(err, errlen);
-    if (!api)
-        return GP_PROFILER_NO_CUPTI;
-    chip = chip ? chip : GP_DEFAULT_CHIP;
-    CUpti_Profiler_Host_Object *host = gp_host_open(api, chip, NULL, err, errlen);
-    if (!host)
-        return -1;
+    const gp_cupti_api *api;
+    CUpti_Profiler_Host_Object *host;
+    int open = gp_host_open_offline(chip, &api, &host, err, errlen);
+    if (open)
+        return open;
 
     entry *all = NULL;
     size_t count = 0;

@@ -28,6 +28,7 @@
     X(cuptiDeviceGetChipName)                       \
     X(cuptiProfilerHostInitialize)                  \
     X(cuptiProfilerHostDeinitialize)                \
+    X(cuptiProfilerHostGetSupportedChips)           \
     X(cuptiProfilerHostGetBaseMetrics)              \
     X(cuptiProfilerHostGetSubMetrics)               \
     X(cuptiProfilerHostGetMetricProperties)         \

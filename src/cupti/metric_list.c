@@ -18,17 +18,20 @@ static int valid_char(char c)
 }
 
 static int add_name(gp_metric_list *out, const char *name, size_t len,
-                    char *err, size_t errlen)
+                    int from_default, char *err, size_t errlen)
 {
     for (int i = 0; i < out->count; i++)
-        if (strlen(out->names[i]) == len && !strncmp(out->names[i], name, len))
+        if (strlen(out->names[i]) == len && !strncmp(out->names[i], name, len)) {
+            out->from_default[i] &= (unsigned char)from_default; /* named: explicit */
             return 0;                             /* duplicate: keep the first */
+        }
     if (out->count == GP_MAX_METRICS) {
         snprintf(err, errlen, "too many metrics (at most %d)", GP_MAX_METRICS);
         return -1;
     }
     memcpy(out->names[out->count], name, len);
     out->names[out->count][len] = '\0';
+    out->from_default[out->count] = (unsigned char)from_default;
     out->count++;
     return 0;
 }
@@ -42,7 +45,8 @@ static int add_item(gp_metric_list *out, const char *s, size_t len,
     }
     if (len == 7 && !strncmp(s, "default", 7)) {
         for (size_t i = 0; i < sizeof default_names / sizeof *default_names; i++)
-            if (add_name(out, default_names[i], strlen(default_names[i]), err, errlen))
+            if (add_name(out, default_names[i], strlen(default_names[i]), 1,
+                         err, errlen))
                 return -1;
         return 0;
     }
@@ -61,7 +65,7 @@ static int add_item(gp_metric_list *out, const char *s, size_t len,
                      s[i], (int)len, s);
             return -1;
         }
-    return add_name(out, s, len, err, errlen);
+    return add_name(out, s, len, 0, err, errlen);
 }
 
 int gp_metric_list_parse(const char *spec, gp_metric_list *out,

@@ -283,6 +283,29 @@ static int setup(gp_profiler *p, char *why, size_t n)
     return arm(p, why, n);
 }
 
+int gp_profiler_device_chip(int device, char *chip, size_t n, char *why,
+                            size_t whylen)
+{
+    gp_profiler p;
+    memset(&p, 0, sizeof p);
+    if (!(p.api = gp_cupti_load(why, whylen)) || preflight(why, whylen))
+        return -1;
+    /* The documented order (notes/cupti.md section 1): initialise, then ask. */
+    GP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params, init);
+    if (check(&p, p.api->cuptiProfilerInitialize(&init), "cuptiProfilerInitialize",
+              why, whylen))
+        return -1;
+    GP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params, c);
+    c.deviceIndex = (size_t)device;
+    int rc = check(&p, p.api->cuptiDeviceGetChipName(&c), "cuptiDeviceGetChipName",
+                   why, whylen);
+    if (rc == 0)
+        snprintf(chip, n, "%s", c.pChipName ? c.pChipName : "?");
+    GP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params, d);
+    p.api->cuptiProfilerDeInitialize(&d);
+    return rc;
+}
+
 gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t whylen)
 {
     double t0 = now();

@@ -22,10 +22,8 @@ typedef struct gp_profiler gp_profiler;
 typedef struct {
     int count;
     char names[GP_MAX_METRICS][GP_METRIC_NAME_MAX];
+    unsigned char from_default[GP_MAX_METRICS];  /* 1: brought in by "default" */
 } gp_metric_list;
-
-/* Chip assumed for offline work when no device is present. */
-#define GP_DEFAULT_CHIP "GH100"
 
 /* Returned (with the reason in err) by gp_profiler_validate and
  * gp_profiler_list_metrics when libcupti cannot be loaded: positive, so
@@ -38,12 +36,33 @@ typedef struct {
 int gp_metric_list_parse(const char *spec, gp_metric_list *out,
                          char *err, size_t errlen);
 
-/* Check names against the chip offline (host API, works without a GPU;
- * chip NULL means GP_DEFAULT_CHIP).  0; -1 and `err` names every bad metric
- * ("unknown metric(s) for GH100: foo, bar (see --list-metrics)");
- * GP_PROFILER_NO_CUPTI with the reason. */
+/* Check names offline (host API, works without a GPU) against `chip`, or,
+ * with chip NULL, against every chip CUPTI knows: a name no chip has is
+ * bad input wherever the run goes (names from "default" are not checked
+ * then: gp_profiler_fit decides about them on the GPU's own chip).  0; -1
+ * and `err` names every bad metric ("unknown metric(s) for GH100: foo, bar
+ * (see --list-metrics)"); GP_PROFILER_NO_CUPTI with the reason. */
 int gp_profiler_validate(const gp_metric_list *list, const char *chip,
                          char *err, size_t errlen);
+
+/* Fit the list to the chip of the GPU in hand: a metric named explicitly
+ * that the chip lacks is bad input (-1, err as gp_profiler_validate's);
+ * a default metric it lacks is removed from the list and named in
+ * `dropped` ("dram__bytes_read.sum, dram__bytes_write.sum"; "" if none):
+ * its column stays NA.  0, -1, or GP_PROFILER_NO_CUPTI. */
+int gp_profiler_fit(gp_metric_list *list, const char *chip, char *dropped,
+                    size_t droppedlen, char *err, size_t errlen);
+
+/* The chips CUPTI's host API knows (cuptiProfilerHostGetSupportedChips),
+ * "GV100 ... GB20B"; the strings are CUPTI's.  The count, or -1 with err
+ * (CUPTI missing). */
+int gp_profiler_chips(const char *const **names, char *err, size_t errlen);
+
+/* The chip of CUDA device `device` as CUPTI names it (cuptiDeviceGetChipName:
+ * "GH100", "AD102", "GB202").  0, or -1 with the reason in `why` (no driver
+ * or device, CUPTI missing, ...). */
+int gp_profiler_device_chip(int device, char *chip, size_t n, char *why,
+                            size_t whylen);
 
 /* Passes the list needs on `chip`, computed offline (no counter
  * availability image, so a device may need a few more: the session's
@@ -52,10 +71,11 @@ int gp_profiler_validate(const gp_metric_list *list, const char *chip,
 int gp_profiler_count_passes(const gp_metric_list *list, const char *chip,
                              char *err, size_t errlen);
 
-/* --list-metrics: every base metric of `chip` (NULL: GP_DEFAULT_CHIP), one
- * per line "name<TAB>type<TAB>unit<TAB>description", sorted, after '#'
- * lines naming the suffixes that make a collectable name (".sum", ...).
- * 0, -1 with err, or GP_PROFILER_NO_CUPTI. */
+/* --list-metrics: every base metric of `chip`, one per line
+ * "name<TAB>type<TAB>unit<TAB>description", sorted, after '#' lines naming
+ * the suffixes that make a collectable name (".sum", ...).  0, -1 with err
+ * (a chip CUPTI does not know: err lists those it does), or
+ * GP_PROFILER_NO_CUPTI. */
 int gp_profiler_list_metrics(const char *chip, FILE *out, char *err, size_t errlen);
 
 /* Why counters are unavailable, as one line naming the fix, for a CUPTI

@@ -8,6 +8,9 @@
  *   smem_bw      GB/s      shared-memory load bandwidth, all SMs
  *   fp32_fma     GFLOP/s   FFMA throughput (2 FLOP per FMA)
  *   fp64_fma     GFLOP/s   DFMA throughput
+ *   tf32_tensor  GFLOP/s   TF32 tensor cores: theoretical only (measured NA;
+ *                          theoretical NA on a chip without them)
+ *   fp64_tensor  GFLOP/s   FP64 tensor cores (DMMA): the same
  *   stream_copy_fp32, stream_scale_fp32, stream_add_fp32, stream_triad_fp32,
  *   stream_read_fp32, and the same with _fp64: GB/s, STREAM's byte counting
  */

@@ -55,6 +55,11 @@ int gp_column_index(const char *name)
     return -1;
 }
 
+int gp_row_skipped(const gp_row *r)
+{
+    return strncmp(r->status, "skipped:", 8) == 0;
+}
+
 void gp_row_init(gp_row *r)
 {
     memset(r, 0, sizeof *r);

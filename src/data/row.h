@@ -56,7 +56,8 @@ typedef struct {
     double max_rel_err;       /* max|C-R| / max|R|                          */
     double rel_err_fro;       /* ||C-R||_F / ||R||_F                        */
     double tolerance;         /* what rel_err_fro was compared with         */
-    char status[96];          /* "ok", "verify_failed", "error: ..."        */
+    char status[96];          /* "ok", "verify_failed", "error: ...",
+                               * "skipped: needs sm_90a (wgmma)"            */
     /* launch shape and static facts (runtime + compiler report) */
     double grid_blocks, block_threads;
     double regs_per_thread, local_bytes_per_thread, smem_per_block;
@@ -86,6 +87,10 @@ typedef struct {
 
 /* A row with every number NA and strings empty. */
 void gp_row_init(gp_row *r);
+/* 1 if the row was not run because the GPU or the build lacks what its
+ * kernel needs (status "skipped: ..."): every measurement NA, not a
+ * failure, and not comparable with anything. */
+int gp_row_skipped(const gp_row *r);
 /* Fill flop_count, ai_dram, ai_l2, gflops_counted, bank_conflict_ratio from
  * the counters (NA where an input is NA or a denominator is zero). */
 void gp_row_derive(gp_row *r);

@@ -21,7 +21,8 @@ const char *gp_diff_verdict_name(gp_diff_verdict v)
     static const char *const names[] = {
         [GP_DIFF_BROKEN] = "broken", [GP_DIFF_SLOWER] = "regressed",
         [GP_DIFF_SPILLS] = "now spills",
-        [GP_DIFF_UNMEASURED] = "unmeasured", [GP_DIFF_SAME] = "same",
+        [GP_DIFF_UNMEASURED] = "unmeasured", [GP_DIFF_SKIPPED] = "skipped",
+        [GP_DIFF_SAME] = "same",
         [GP_DIFF_FASTER] = "faster",
     };
     return names[v];
@@ -214,6 +215,17 @@ static int is_error(const gp_row *r)
     return strncmp(r->status, "error", 5) == 0;
 }
 
+/* "not run in new: needs sm_90a (wgmma)" */
+static void skipped(cause *c, const gp_row *b, const gp_row *n)
+{
+    const gp_row *s = gp_row_skipped(n) ? n : gp_row_skipped(b) ? b : NULL;
+    if (!s)
+        return;
+    clause(c);
+    cat(c->buf, c->n, "not run in %s: %s", s == n ? "new" : "base",
+        s->status + strlen("skipped: "));
+}
+
 static void verification(cause *c, const gp_row *b, const gp_row *n)
 {
     if (is_error(n) && !is_error(b)) {
@@ -260,6 +272,8 @@ static int newly_spills(const gp_row *b, const gp_row *n)
 static gp_diff_verdict verdict(const gp_row *b, const gp_row *n, double pct,
                                double threshold)
 {
+    if (gp_row_skipped(b) || gp_row_skipped(n))
+        return GP_DIFF_SKIPPED;
     if ((is_error(n) && !is_error(b)) || (n->verified == 0 && b->verified == 1))
         return GP_DIFF_BROKEN;
     if (!isnan(pct) && pct < -threshold)
@@ -282,11 +296,14 @@ void gp_diff_rows(const gp_row *base, const gp_row *cur, double threshold_pct,
     out->regressed = out->verdict == GP_DIFF_BROKEN ||
                      out->verdict == GP_DIFF_SLOWER || out->verdict == GP_DIFF_SPILLS;
     cause c = { out->cause, sizeof out->cause, 0, 0 };
-    spills(&c, base, cur);
-    occupancy(&c, base, cur);
-    dram(&c, base, cur);
-    conflicts(&c, base, cur);
-    verification(&c, base, cur);
-    clock(&c, base, cur);
+    skipped(&c, base, cur);
+    if (out->verdict != GP_DIFF_SKIPPED) {   /* NA on one side says nothing */
+        spills(&c, base, cur);
+        occupancy(&c, base, cur);
+        dram(&c, base, cur);
+        conflicts(&c, base, cur);
+        verification(&c, base, cur);
+        clock(&c, base, cur);
+    }
     out->facts_changed = c.clauses;
 }

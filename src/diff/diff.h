@@ -26,6 +26,9 @@ typedef enum {
                           * regression waiting for a bigger problem size or
                           * another GPU to show in the speed               */
     GP_DIFF_UNMEASURED,  /* no speed on one side, nothing broke             */
+    GP_DIFF_SKIPPED,     /* one side was not run: its GPU or build lacks what
+                          * the kernel needs ("skipped: needs ..."); says
+                          * nothing about the kernel, so never a regression */
     GP_DIFF_SAME,        /* within the threshold                            */
     GP_DIFF_FASTER       /* faster beyond the threshold                     */
 } gp_diff_verdict;

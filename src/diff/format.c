@@ -120,16 +120,19 @@ static void label(const gp_row *r, char *buf, size_t n)
 
 static void summary(FILE *f, const gp_diff *d, const char *bold)
 {
-    int same = 0, unmeasured = 0;
+    int same = 0, unmeasured = 0, skipped = 0;
     for (int i = 0; i < d->nrows; i++) {
         same += d->rows[i].verdict == GP_DIFF_SAME;
         unmeasured += d->rows[i].verdict == GP_DIFF_UNMEASURED;
+        skipped += d->rows[i].verdict == GP_DIFF_SKIPPED;
     }
     fprintf(f, "%s%d pair%s: %d regressed, %d faster, %d within %g%%", bold,
             d->nrows, d->nrows == 1 ? "" : "s", d->nregressed, d->nfaster, same,
             d->opts.threshold_pct);
     if (unmeasured)
         fprintf(f, ", %d without a speed", unmeasured);
+    if (skipped)
+        fprintf(f, ", %d not run on one side (skipped)", skipped);
     fprintf(f, "; %d row%s only in base, %d only in new%s\n", d->nonly_base,
             d->nonly_base == 1 ? "" : "s", d->nonly_cur, bold);
 }
@@ -169,6 +172,10 @@ static void text_row(FILE *f, const gp_diff_row *r)
     if (r->regressed)
         for (char *p = tag; *p; p++)
             *p = (char)(*p - 'a' + 'A');
+    if (r->verdict == GP_DIFF_SKIPPED) {     /* nothing to compare: why */
+        fprintf(f, "%-10s %7s  %s: %s\n", tag, ch, name, r->cause);
+        return;
+    }
     if (!r->regressed && r->verdict != GP_DIFF_FASTER && !r->cause[0]) {
         if (!pair(&facts[0], r, v, sizeof v))
             snprintf(v, sizeof v, "NA");

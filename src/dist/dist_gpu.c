@@ -117,6 +117,22 @@ static int alloc_all(gp_gpu_rank *g, char *err, size_t errlen)
     return gp_gpu_fail(e, "cudaMalloc (local matrices)", err, errlen);
 }
 
+/* The rank's GPU and this build can run the local kernel (it would be an
+ * empty kernel otherwise: src/arch/build.c). */
+static int local_can_run(const gp_kernel *k, char *err, size_t errlen)
+{
+    char status[96], why[160];
+    int cc = gp_current_cc();
+    if (gp_build_check_device(gp_this_build(), cc, err, errlen) != 0)
+        return -1;
+    if (gp_registry_can_run(k, cc, gp_this_build(), status, sizeof status, why,
+                            sizeof why))
+        return 0;
+    snprintf(err, errlen, "--local %s cannot run here: %s (%s)", k->name,
+             status + strlen("skipped: "), why);
+    return -1;
+}
+
 static int gpu_open(void **ctx, const char *kernel, const gp_dist_local *loc,
                     char *err, size_t errlen)
 {
@@ -139,7 +155,7 @@ static int gpu_open(void **ctx, const char *kernel, const gp_dist_local *loc,
                  gp_precision_name(loc->precision));
         return -1;
     }
-    if (pick_device(g, err, errlen) < 0)
+    if (pick_device(g, err, errlen) < 0 || local_can_run(g->kernel, err, errlen) < 0)
         return -1;
     describe_device(g);
     int e = cudaStreamCreateWithFlags(&g->compute, cudaStreamNonBlocking);

@@ -7,8 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <cuda_runtime_api.h>
-#include "facts.h"
-#include "ptxas_facts.h"
+#include "gpu.h"
 
 static int round_up(int x, int unit) { return (x + unit - 1) / unit * unit; }
 static int cdiv(int x, int d) { return (x + d - 1) / d; }
@@ -138,7 +137,10 @@ static void fill_spills(const void *func, gp_row *r)
         (void)cudaGetLastError();
         return;
     }
-    const gp_ptxas_fact *f = gp_ptxas_find(name);
+    /* the SASS this GPU runs; a PTX build is compiled by the driver, whose
+     * spills no build-time report knows */
+    gp_code code = gp_build_pick(gp_this_build(), gp_current_cc());
+    const gp_ptxas_fact *f = code.ptx ? NULL : gp_ptxas_find(name, code.cc);
     if (!f)
         return;            /* not compiled by this build (a plugin): NA */
     r->spill_store_bytes = f->spill_store_bytes;

@@ -4,10 +4,34 @@
 #include <cuda_runtime_api.h>
 #include "gpu.h"
 #include "devutil.h"
+#include "util/util.h"
 
 const char *gp_cuda_msg(int e)
 {
     return cudaGetErrorString((cudaError_t)e);
+}
+
+const gp_build *gp_this_build(void)
+{
+    static gp_build b;
+    static int parsed;
+    char err[128];
+    if (!parsed && gp_build_parse(gp_build_arch, &b, err, sizeof err) != 0)
+        b.n = 0;    /* the Makefile writes the list: a bad one is a bug */
+    parsed = 1;
+    return &b;
+}
+
+int gp_current_cc(void)
+{
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev)) {
+        cudaGetLastError();
+        return 0;
+    }
+    return GP_CC(major, minor);
 }
 
 int gp_gpu_count(void)

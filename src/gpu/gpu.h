@@ -4,6 +4,7 @@
 #define GP_GPU_H
 
 #include <stddef.h>
+#include "arch/arch.h"
 #include "data/data.h"
 
 typedef struct {
@@ -27,6 +28,11 @@ size_t gp_gpu_free_mem(void);
 void gp_gpu_meta(const gp_gpu *g, gp_meta *m);
 
 const char *gp_cuda_msg(int cuda_error);
+
+/* What this binary contains (gp_build_arch, parsed once). */
+const gp_build *gp_this_build(void);
+/* Compute capability of the current device, as GP_CC gives it; 0 if none. */
+int gp_current_cc(void);
 
 /* The rest of the gpu folder's interface: static facts of a launch
  * (facts.c), the compiler's build-time report (ptxas_facts.c), device

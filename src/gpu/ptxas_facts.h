@@ -1,5 +1,6 @@
 /* ptxas_facts.h - what the compiler reported for each kernel at build time
- * (nvcc -Xptxas -v, captured by the Makefile).  Keyed by mangled name. */
+ * (nvcc -Xptxas -v, captured by the Makefile).  Keyed by mangled name and
+ * architecture: a build for several has one row per kernel per SASS target. */
 #ifndef GP_PTXAS_FACTS_H
 #define GP_PTXAS_FACTS_H
 
@@ -7,6 +8,7 @@
 
 typedef struct {
     const char *name;       /* mangled entry name, e.g. _Z11sgemm_naive... */
+    const char *arch;       /* the SASS target, e.g. "sm_90", "sm_90a"     */
     int regs;               /* registers per thread                        */
     int stack_bytes;        /* stack frame per thread                      */
     int spill_store_bytes;  /* per thread                                  */
@@ -17,11 +19,15 @@ typedef struct {
 extern const gp_ptxas_fact gp_ptxas_facts[];
 extern const int gp_ptxas_fact_count;
 
-/* NULL if the kernel was not compiled by this build (plugins, cuBLAS). */
-const gp_ptxas_fact *gp_ptxas_find(const char *mangled_name);
+/* The report for the SASS of compute capability `cc` (90 for sm_90 or
+ * sm_90a), the code the GPU runs (gp_build_pick).  NULL if this build has
+ * no SASS of that CC for the kernel (plugins, cuBLAS, a PTX-only build, or
+ * an architecture where the kernel is empty). */
+const gp_ptxas_fact *gp_ptxas_find(const char *mangled_name, int cc);
 
 /* The whole table as CSV (function demangled, regs, stack, spills, source
- * file): the static facts there are with no GPU at all (--build-facts). */
+ * file, architecture): the static facts there are with no GPU at all
+ * (--build-facts). */
 void gp_ptxas_print(FILE *f);
 
 #endif

@@ -52,6 +52,9 @@ int gp_ceilings_fresh(const char *path, const char *gpu_name,
                      difftime(now, t), max_age_s);
         else if (c->n == 0)
             snprintf(why, whylen, "%s has no ceilings", path);
+        else if (!gp_ceilings_find(c, "tf32_tensor"))   /* written before them */
+            snprintf(why, whylen, "%s has no tensor-core rows (an older gemmprof "
+                     "wrote it)", path);
         else
             fresh = 1;
     }

@@ -104,7 +104,37 @@ static void add_row(gp_probe_ctx *x, const fma_arg *fa, const gp_stats *st,
                x->g->sm_count, lanes, how);
 }
 
-static int run_prec(gp_probe_ctx *x, fma_arg *fa)
+/* The tensor-core ceilings: theoretical only (no probe measures them), at
+ * the clock the FP32 FMA probe ran at, so every roof of the file assumes
+ * the same clock. */
+static void add_tensor_rows(gp_probe_ctx *x, const gp_clk *clk)
+{
+    char how[96];
+    gp_peaks p;
+    gp_theoretical_peaks(x->g, gp_clk_for_peak(x, clk, how, sizeof how), &p);
+    static const struct { gp_peak_kind kind; const char *what; } rows[] = {
+        {GP_PEAK_TF32_TENSOR, "TF32"}, {GP_PEAK_FP64_TENSOR, "FP64"},
+    };
+    int cc = GP_CC(x->g->cc_major, x->g->cc_minor);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        double flop = gp_arch_flop_per_clock(cc, rows[i].kind);
+        double t = rows[i].kind == GP_PEAK_TF32_TENSOR ? p.tf32_tensor_gflops
+                                                      : p.fp64_tensor_gflops;
+        if (isnan(flop))
+            gp_add_row(x->out, gp_peak_name(rows[i].kind), "GFLOP/s", NAN, NAN,
+                       gp_arch_lookup(cc) ? "not measured; no %s tensor cores on "
+                       "compute capability %d.%d (src/arch/arch.c)" :
+                       "not measured; %s tensor rate of compute capability "
+                       "%d.%d unknown (not in src/arch/arch.c)", rows[i].what,
+                       cc / 10, cc % 10);
+        else
+            gp_add_row(x->out, gp_peak_name(rows[i].kind), "GFLOP/s", NAN, t,
+                       "not measured; theoretical %d SMs x %.0f %s FLOP/clk/SM"
+                       " x %s", x->g->sm_count, flop, rows[i].what, how);
+    }
+}
+
+static int run_prec(gp_probe_ctx *x, fma_arg *fa, gp_clk *clk32)
 {
     const char *name = fa->fp64 ? "fp64_fma" : "fp32_fma";
     gp_stats st;
@@ -119,6 +149,7 @@ static int run_prec(gp_probe_ctx *x, fma_arg *fa)
     add_row(x, fa, &st, &clk, flops);
     if (!fa->fp64) {   /* the clock the runner's drift warning compares */
         gp_meta *m = &x->out->meta;
+        *clk32 = clk;
         if (clk.n > 0) {
             gp_meta_set(m, "probe_sm_clock_mhz", "%d", clk.sm_max);
             gp_meta_set(m, "probe_sm_clock_min_mhz", "%d", clk.sm_min);
@@ -133,6 +164,8 @@ static int run_prec(gp_probe_ctx *x, fma_arg *fa)
 int gp_probe_fma(gp_probe_ctx *x)
 {
     int rc = 0;
+    gp_clk clk32;
+    gp_clk_init(&clk32);
     if (x->o->log)
         fprintf(x->o->log, "FMA: %d independent chains per thread\n",
                 GP_FMA_CHAINS);
@@ -146,8 +179,10 @@ int gp_probe_fma(gp_probe_ctx *x)
             snprintf(x->err, x->errlen, "probe FMA: %s", gp_cuda_msg(e));
             return -1;
         }
-        rc = run_prec(x, &fa);
+        rc = run_prec(x, &fa, &clk32);
         cudaFree(fa.out);
     }
+    if (rc == 0)
+        add_tensor_rows(x, &clk32);
     return rc;
 }

@@ -1,33 +1,21 @@
-/* peaks.c - theoretical ceilings from device attributes.  Pure
- * arithmetic, so the CPU tests check it against fixtures. */
+/* peaks.c - theoretical ceilings from device attributes and the
+ * architecture table (src/arch/arch.c).  Pure arithmetic, so the CPU tests
+ * check it against fixtures. */
 #include <math.h>
 #include "probe.h"
 
-/* FMA results per SM per clock, from the CUDA Programming Guide's table of
- * arithmetic instruction throughput.  Unlisted CCs stay unknown rather
- * than guessed. */
-static const struct { int major, minor, fp32, fp64; } lanes[] = {
-    {5, 0, 128, 4},  {5, 2, 128, 4},  {5, 3, 128, 4},
-    {6, 0, 64, 32},  {6, 1, 128, 4},  {6, 2, 128, 4},
-    {7, 0, 64, 32},  {7, 5, 64, 2},
-    {8, 0, 64, 32},  {8, 6, 128, 2},  {8, 9, 128, 2},
-    {9, 0, 128, 64},
-};
-
 void gp_fma_lanes_per_sm(int cc_major, int cc_minor, int *fp32, int *fp64)
 {
-    *fp32 = *fp64 = 0;
-    for (size_t i = 0; i < sizeof lanes / sizeof lanes[0]; ++i)
-        if (lanes[i].major == cc_major && lanes[i].minor == cc_minor) {
-            *fp32 = lanes[i].fp32;
-            *fp64 = lanes[i].fp64;
-        }
+    const gp_arch_info *a = gp_arch_lookup(GP_CC(cc_major, cc_minor));
+    *fp32 = a ? a->fp32_lanes : 0;
+    *fp64 = a ? a->fp64_lanes : 0;
 }
 
 void gp_theoretical_peaks(const gp_gpu *g, double sm_mhz, gp_peaks *p)
 {
     if (!(sm_mhz > 0))
         sm_mhz = g->sm_clock_khz > 0 ? g->sm_clock_khz / 1e3 : NAN;
+    int cc = GP_CC(g->cc_major, g->cc_minor);
     p->sm_mhz = sm_mhz;
     gp_fma_lanes_per_sm(g->cc_major, g->cc_minor, &p->fp32_lanes,
                         &p->fp64_lanes);
@@ -38,8 +26,12 @@ void gp_theoretical_peaks(const gp_gpu *g, double sm_mhz, gp_peaks *p)
     p->dram_gbs = g->mem_clock_khz > 0 && g->bus_width_bits > 0
                       ? 2.0 * g->mem_clock_khz * 1e3 * g->bus_width_bits / 8 / 1e9
                       : NAN;
-    p->fp32_gflops = p->fp32_lanes ? sms * p->fp32_lanes * 2 * clk_hz / 1e9 : NAN;
-    p->fp64_gflops = p->fp64_lanes ? sms * p->fp64_lanes * 2 * clk_hz / 1e9 : NAN;
+    p->fp32_gflops = gp_arch_peak_gflops(cc, g->sm_count, sm_mhz, GP_PEAK_FP32_FMA);
+    p->fp64_gflops = gp_arch_peak_gflops(cc, g->sm_count, sm_mhz, GP_PEAK_FP64_FMA);
+    p->tf32_tensor_gflops =
+        gp_arch_peak_gflops(cc, g->sm_count, sm_mhz, GP_PEAK_TF32_TENSOR);
+    p->fp64_tensor_gflops =
+        gp_arch_peak_gflops(cc, g->sm_count, sm_mhz, GP_PEAK_FP64_TENSOR);
     /* 32 banks of 4 bytes per SM per clock since Maxwell (CC 5.x). */
     p->smem_gbs = g->cc_major >= 5 ? sms * 32 * 4 * clk_hz / 1e9 : NAN;
     p->l2_gbs = NAN;

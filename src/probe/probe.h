@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "data/data.h"
+#include "arch/arch.h"
 #include "gpu/gpu.h"
 
 /* ---- theoretical peaks: pure arithmetic on device attributes ---------- */
@@ -17,11 +18,15 @@ typedef struct {
     double dram_gbs;            /* 2 x mem clock x bus width / 8          */
     double fp32_gflops;         /* SMs x fp32 lanes x 2 x SM clock        */
     double fp64_gflops;         /* SMs x fp64 lanes x 2 x SM clock        */
+    double tf32_tensor_gflops;  /* SMs x TF32 tensor FLOP/clk/SM x clock  */
+    double fp64_tensor_gflops;  /* SMs x FP64 tensor FLOP/clk/SM x clock  */
     double smem_gbs;            /* SMs x 32 banks x 4 B x SM clock        */
     double l2_gbs;              /* NAN: no formula from attributes        */
-} gp_peaks;                     /* NAN where an input is unknown          */
+} gp_peaks;                     /* NAN where an input is unknown or the
+                                 * chip has no such unit (arch/arch.h)    */
 
-/* FMA lanes per SM for a compute capability; 0 and 0 if not in the table. */
+/* FMA lanes per SM for a compute capability (the table in src/arch/);
+ * 0 and 0 if not in it. */
 void gp_fma_lanes_per_sm(int cc_major, int cc_minor, int *fp32, int *fp64);
 /* sm_mhz <= 0: use the max clock attribute (g->sm_clock_khz). */
 void gp_theoretical_peaks(const gp_gpu *g, double sm_mhz, gp_peaks *p);

@@ -10,7 +10,8 @@ static const struct {
     int (*run)(gp_probe_ctx *x);
 } stages[] = {
     {"stream", gp_probe_stream},    /* DRAM: copy, scale, add, triad, read */
-    {"fma", gp_probe_fma},          /* FP32 and FP64 FMA throughput        */
+    {"fma", gp_probe_fma},          /* FP32 and FP64 FMA throughput; the
+                                     * tensor ceilings (theoretical only)  */
     {"caches", gp_probe_caches},    /* L2 and shared-memory bandwidth      */
 };
 
@@ -44,7 +45,7 @@ int gp_probe_measure(const gp_gpu *g, const gp_probe_opts *o,
 void gp_order_rows(gp_ceilings *c)
 {
     static const char *first[] = {"dram_bw", "l2_bw", "smem_bw", "fp32_fma",
-                                  "fp64_fma"};
+                                  "fp64_fma", "tf32_tensor", "fp64_tensor"};
     int k = 0;
     for (size_t i = 0; i < sizeof first / sizeof first[0]; ++i)
         for (int j = k; j < c->n; ++j)

@@ -9,8 +9,10 @@
 
 #include <stdio.h>
 #include "gemmprof.h"
+#include "arch/arch.h"
 
 extern const gp_kernel gp_builtin_kernels[];
+extern const gp_feature gp_builtin_needs[];   /* ladder.def's `needs` column */
 extern const int gp_builtin_kernel_count;
 
 int gp_registry_count(void);
@@ -28,8 +30,27 @@ const gp_kernel *gp_registry_reference(gp_precision p);
 int gp_registry_select(const char *spec, const gp_kernel **out, int max,
                        char *err, size_t errlen);
 
-/* Print `--list` output: name, precision, idea; one kernel per line. */
-void gp_registry_print(FILE *f);
+/* 1 if `name` is named in the --kernel list `spec` itself, not only
+ * reached through "all". */
+int gp_registry_named(const char *spec, const char *name);
+
+/* ---- what a kernel needs, and whether it can run here ---- */
+
+/* The feature `k`'s device code needs (ladder.def); GP_FEAT_NONE for a
+ * plugin, whose code and build gemmprof does not know. */
+gp_feature gp_registry_needs(const gp_kernel *k);
+
+/* 1 if `k` can run on a device of compute capability `cc` with the code of
+ * build `b`; else 0 with the row status ("skipped: needs sm_90a (wgmma)")
+ * in `status` and the reason ("this GPU is sm_80") in `why`. */
+int gp_registry_can_run(const gp_kernel *k, int cc, const gp_build *b,
+                        char *status, size_t sn, char *why, size_t wn);
+
+/* Print `--list` output, a header line, then one line per kernel: name,
+ * precision, needs ("-" or "sm_80 cp.async"), here ("yes", "skipped", or
+ * "no GPU" when cc is 0), idea.  For each reason kernels are skipped, one
+ * line on `notes` (stderr), so scripts reading the table see only it. */
+void gp_registry_print(FILE *f, int cc, const gp_build *b, FILE *notes);
 
 /* ---- plugins ---- */
 

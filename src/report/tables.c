@@ -54,7 +54,8 @@ static double speedup(const gp_where *w, const gp_key *k)
     return gb > 0 ? g / gb : NAN;
 }
 
-/* "yes", or what went wrong, from the first row of the series. */
+/* "yes", or what went wrong (or why it was not run), from the first row
+ * of the series. */
 static void verdict(const gp_dataset *d, const gp_key *k, const long shape[3],
                     int usable, char *out)
 {
@@ -66,9 +67,9 @@ static void verdict(const gp_dataset *d, const gp_key *k, const long shape[3],
             gp_fmt(out, 64, "%s", r->verified == 1 ? "yes" : "n/a");
             return;
         }
-        if (!usable) {
-            gp_fmt(out, 64, "%.40s", r->verified == 0 ? "FAILED" :
-                   r->status[0] ? r->status : "n/a");
+        if (!usable) {   /* a skipped row's reason whole, the GPU's or build's */
+            gp_fmt(out, 64, gp_row_skipped(r) ? "%.63s" : "%.40s",
+                   r->verified == 0 ? "FAILED" : r->status[0] ? r->status : "n/a");
             return;
         }
     }

@@ -35,6 +35,9 @@ typedef struct {
     double probe_clock_mhz;      /* clock the ceilings were measured at */
     int clock_warned;
     const char *path;            /* the run file, for the crash guard   */
+    int cc;                      /* the GPU's compute capability        */
+    char chip[64];               /* CUPTI's name of the GPU's chip      */
+    char metrics_missing[512];   /* default metrics the chip lacks      */
 } run_state;
 
 static void progress(run_state *s, const gp_kernel *k, const gp_shape *sh)
@@ -138,15 +141,39 @@ static int reset_device(run_state *s, gp_bench *b, char *err, size_t errlen)
     return 0;
 }
 
+/* 1 if `k` can run on this GPU with this build; else 0 with its row
+ * status ("skipped: needs sm_90a (wgmma)") in `status`. */
+static int runnable(const run_state *s, const gp_kernel *k, char *status, size_t n)
+{
+    return gp_registry_can_run(k, s->cc, gp_this_build(), status, n, NULL, 0);
+}
+
+/* The row of a kernel this GPU or build cannot run: every measurement NA,
+ * not a failure (--kernel all selected it; a kernel named explicitly was
+ * refused before anything ran). */
+static void emit_skipped(run_state *s, const gp_kernel *k, const gp_shape *sh,
+                         const char *status)
+{
+    gp_row r;
+    gp_row_identify(&r, k, sh->m, sh->n, sh->k, s->o->alpha, s->o->beta);
+    snprintf(r.status, sizeof r.status, "%s", status);
+    emit(s, &r, 1);
+}
+
 /* Kernels that cannot run at this shape still get their row. */
 static void emit_not_run(run_state *s, const gp_kernel *k, const gp_shape *sh,
                          int from, const char *why)
 {
     for (int i = from; i < s->o->nkernels; ++i) {
         const gp_kernel *q = s->o->kernels[i];
+        char status[96];
         if ((q->precision == GP_FP64) != (k->precision == GP_FP64) ||
             (from > 0 && q == gp_registry_reference(q->precision)))
             continue;   /* other precision, or a reference that already ran */
+        if (!runnable(s, q, status, sizeof status)) {
+            emit_skipped(s, q, sh, status);
+            continue;
+        }
         gp_row r;
         gp_row_identify(&r, q, sh->m, sh->n, sh->k, s->o->alpha, s->o->beta);
         snprintf(r.status, sizeof r.status, "error: not run: %s", why);
@@ -170,10 +197,15 @@ static double run_reference(run_state *s, gp_bench *b, const gp_kernel *ref,
     return rc == 0 ? r.gflops : NAN;
 }
 
-static int wants_tf32(const gp_options *o)
+/* A TF32 kernel will run, so the TF32 reference must (if it can). */
+static int wants_tf32(const run_state *s)
 {
-    for (int i = 0; i < o->nkernels; ++i)
-        if (o->kernels[i]->precision == GP_TF32)
+    const gp_kernel *tref = gp_registry_reference(GP_TF32);
+    if (!tref || !runnable(s, tref, NULL, 0))
+        return 0;
+    for (int i = 0; i < s->o->nkernels; ++i)
+        if (s->o->kernels[i]->precision == GP_TF32 &&
+            runnable(s, s->o->kernels[i], NULL, 0))
             return 1;
     return 0;
 }
@@ -184,7 +216,7 @@ static int wants_tf32(const gp_options *o)
 static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
 {
     const gp_kernel *ref = gp_registry_reference(p);
-    const gp_kernel *tref = p == GP_FP32 && wants_tf32(s->o)
+    const gp_kernel *tref = p == GP_FP32 && wants_tf32(s)
                                 ? gp_registry_reference(GP_TF32) : NULL;
     char err[512];
     gp_bench *b = make_bench(s, p, sh, err, sizeof err);
@@ -203,10 +235,15 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
         tref_gflops = run_reference(s, b, tref, &ro, sh);
     for (int i = 0; i < s->o->nkernels; ++i) {
         const gp_kernel *k = s->o->kernels[i];
+        char status[96];
         if (k == ref || k == tref || (k->precision == GP_FP64) != (p == GP_FP64))
             continue;
         progress(s, k, sh);
         s->done++;
+        if (!runnable(s, k, status, sizeof status)) {
+            emit_skipped(s, k, sh, status);
+            continue;
+        }
         if (gp_plugin_origin(k))     /* code gemmprof has never seen */
             gp_plugin_guard_arm(s->path, k, sh->m, sh->n, sh->k,
                                 s->o->alpha, s->o->beta);
@@ -264,12 +301,45 @@ static int check_fits(const gp_options *o)
     return 0;
 }
 
+/* Before anything runs: the build has code for this GPU, and every kernel
+ * named explicitly (not through "all") can run on it.  One line, naming
+ * every such kernel and why; kernels that "all" brought in get a skipped
+ * row instead. */
+static int check_runnable(const gp_options *o, int cc)
+{
+    char err[1024], status[96], why[160];
+    if (gp_build_check_device(gp_this_build(), cc, err, sizeof err) != 0) {
+        gp_error("%s", err);
+        return -1;
+    }
+    gp_buf msg = {0};
+    for (int i = 0; i < o->nkernels; ++i) {
+        const gp_kernel *k = o->kernels[i];
+        int named = 0;
+        for (int j = 0; j < o->nkernel_specs && !named; ++j)
+            named = gp_registry_named(o->kernel_specs[j], k->name);
+        if (named && !gp_registry_can_run(k, cc, gp_this_build(), status,
+                                          sizeof status, why, sizeof why))
+            gp_buf_printf(&msg, "%s%s %s (%s)", msg.len ? "; " : "", k->name,
+                          status + strlen("skipped: "), why);
+    }
+    if (msg.len)
+        gp_error("cannot run here: %s", msg.s);
+    int rc = msg.len ? -1 : 0;
+    gp_buf_free(&msg);
+    return rc;
+}
+
 static void run_meta(gp_meta *m, const run_state *s, const gp_gpu *g,
                      int argc, char **argv)
 {
     gp_run_meta_base(m, g, argc, argv, s->seed, s->o->reps, s->o->warmup,
                      s->o->no_flush);
     gp_meta_set(m, "metrics", "%s", s->want_counters ? s->o->metrics : "none");
+    if (s->chip[0])
+        gp_meta_set(m, "cupti_chip", "%s", s->chip);
+    if (s->metrics_missing[0])
+        gp_meta_set(m, "metrics_not_on_chip", "%s", s->metrics_missing);
     char plugins[1024];
     gp_plugin_describe(plugins, sizeof plugins);
     if (*plugins)
@@ -283,9 +353,61 @@ static int prepare_metrics(run_state *s)
     if (!s->want_counters)
         return 0;
     if (gp_metric_list_parse(s->o->metrics, &s->metrics, err, sizeof err) != 0 ||
-        gp_profiler_validate(&s->metrics, "GH100", err, sizeof err) < 0) {
+        gp_profiler_validate(&s->metrics, NULL, err, sizeof err) < 0) {
         gp_error("--metrics: %s", err);
         return -1;
+    }
+    return 0;
+}
+
+/* The metric list fitted to the chip of the GPU in hand, before anything
+ * runs: a metric named explicitly that this chip lacks is bad input; a
+ * default one becomes an NA column, said once.  Without the chip (CUPTI
+ * cannot tell), the profiler session says why counters are NA. */
+static int fit_metrics(run_state *s)
+{
+    char err[1024];
+    if (!s->want_counters ||
+        gp_profiler_device_chip(s->o->device, s->chip, sizeof s->chip, err,
+                                sizeof err) != 0)
+        return 0;
+    int rc = gp_profiler_fit(&s->metrics, s->chip, s->metrics_missing,
+                             sizeof s->metrics_missing, err, sizeof err);
+    if (rc < 0) {
+        gp_error("--metrics: %s", err);
+        return -1;
+    }
+    if (s->metrics_missing[0])
+        gp_warn("%s has no %s: %s NA (names differ by chip: see --list-metrics)",
+                s->chip, s->metrics_missing,
+                strchr(s->metrics_missing, ',') ? "those columns are" : "that column is");
+    if (s->metrics.count == 0)
+        s->want_counters = 0;
+    return 0;
+}
+
+/* --list-metrics: of --chip, else of the GPU in hand; with neither, the
+ * chips CUPTI knows, so the user can name one. */
+static int list_metrics(const gp_options *o)
+{
+    char err[1024], chip[64], why[512];
+    if (o->chip)
+        snprintf(chip, sizeof chip, "%s", o->chip);
+    else if (gp_profiler_device_chip(o->device, chip, sizeof chip, why, sizeof why) != 0) {
+        const char *const *names;
+        gp_buf all = {0};
+        int n = gp_profiler_chips(&names, err, sizeof err);
+        for (int i = 0; i < n; i++)
+            gp_buf_printf(&all, " %s", names[i]);
+        gp_error("--list-metrics: no GPU chip to list (%s): name one with --chip "
+                 "NAME%s%s", why, n > 0 ? "; CUPTI knows" : "", n > 0 ? all.s : "");
+        gp_buf_free(&all);
+        return 2;
+    }
+    int rc = gp_profiler_list_metrics(chip, stdout, err, sizeof err);
+    if (rc != 0) {
+        gp_error("--list-metrics: %s", err);
+        return 2;
     }
     return 0;
 }
@@ -302,19 +424,18 @@ static int info_only(const gp_options *o)
         return 0;
     }
     if (o->list) {
-        gp_registry_print(stdout);
+        gp_gpu g;
+        char why[256];
+        int cc = gp_gpu_open(o->device, &g, why, sizeof why) == 0
+                     ? GP_CC(g.cc_major, g.cc_minor) : 0;
+        gp_registry_print(stdout, cc, gp_this_build(), stderr);
         return 0;
     }
     if (o->build_facts) {
         gp_ptxas_print(stdout);
         return 0;
     }
-    char err[512];
-    if (gp_profiler_list_metrics("GH100", stdout, err, sizeof err) != 0) {
-        gp_error("--list-metrics: %s", err);
-        return 2;
-    }
-    return 0;
+    return list_metrics(o);
 }
 
 #define GP_CEILINGS_MAX_AGE_S (7 * 24 * 3600.0)
@@ -426,7 +547,8 @@ int gp_cmd_run(int argc, char **argv)
         }
         return 2;
     }
-    if (check_fits(&o) != 0)
+    s.cc = GP_CC(g.cc_major, g.cc_minor);
+    if (check_runnable(&o, s.cc) != 0 || check_fits(&o) != 0 || fit_metrics(&s) != 0)
         return 2;
     char ceil[4096];
     int have_ceil = setup_ceilings(&s, &g, ceil, sizeof ceil) == 0;

@@ -17,7 +17,8 @@
 enum {
     OPT_SIZES = 256, OPT_MNK, OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP,
     OPT_SEED, OPT_METRICS, OPT_DEVICE,
-    OPT_LIST_METRICS, OPT_BUILD_FACTS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE
+    OPT_LIST_METRICS, OPT_BUILD_FACTS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE,
+    OPT_CHIP
 };
 
 static const char short_opts[] = ":k:s:o:lqhV";
@@ -36,6 +37,7 @@ static const struct option long_opts[] = {
     { "device",       required_argument, NULL, OPT_DEVICE },
     { "list",         no_argument,       NULL, 'l' },
     { "list-metrics", no_argument,       NULL, OPT_LIST_METRICS },
+    { "chip",         required_argument, NULL, OPT_CHIP },
     { "build-facts",  no_argument,       NULL, OPT_BUILD_FACTS },
     { "roofline",     no_argument,       NULL, OPT_ROOFLINE },
     { "no-flush",     no_argument,       NULL, OPT_NO_FLUSH },
@@ -217,6 +219,14 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
         }
         o->out = arg;
         return 0;
+    case OPT_CHIP:
+        if (!*arg) {
+            snprintf(err, errlen, "--chip: empty name (e.g. GA100; --list-metrics "
+                     "without a GPU lists them)");
+            return -1;
+        }
+        o->chip = arg;
+        return 0;
     case OPT_BASELINE:
         if (!*arg) {
             snprintf(err, errlen, "--baseline: empty path");
@@ -341,6 +351,11 @@ int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen)
         return stray_arguments(argc, argv, err, errlen);
     if (load_and_resolve(o, err, errlen) < 0)
         return -1;
+    if (o->chip && !o->list_metrics) {
+        snprintf(err, errlen, "--chip names a chip for --list-metrics (a run "
+                 "uses its GPU's own)");
+        return -1;
+    }
     if (o->list || o->list_metrics || o->build_facts)
         return 0;
     if (o->nkernels == 0) {

@@ -41,6 +41,7 @@ typedef struct {
     int seed_given;
     const char *out;            /* FILE.csv or DIR; NULL = default     */
     const char *metrics;        /* "default", "none", or a LIST        */
+    const char *chip;           /* --chip NAME for --list-metrics      */
     const char *baseline;       /* --baseline FILE: diff the run with it */
     int list, list_metrics, build_facts, help, version, roofline, quiet, no_flush;
     int device;

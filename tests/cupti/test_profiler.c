@@ -1,8 +1,8 @@
 /* test_profiler.c - CPU: --metrics parsing, offline metric validation and
- * pass counting against GH100 through the CUPTI host API (no GPU needed;
- * skipped, with the reason, only where libcupti cannot be loaded), the
- * --list-metrics catalogue, and the one-line reasons for every way counters
- * can be refused. */
+ * pass counting through the CUPTI host API (no GPU needed; skipped, with
+ * the reason, only where libcupti cannot be loaded), the default metric
+ * set on every chip CUPTI accepts, the --list-metrics catalogue, and the
+ * one-line reasons for every way counters can be refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +66,10 @@ static void parse_default_plus_extra_metric(void **state)
     parse_ok("default,sm__inst_executed.sum,lts__t_bytes.sum");
     assert_int_equal(list.count, GP_NMETRICS + 1);      /* lts is in default */
     assert_string_equal(list.names[GP_NMETRICS], "sm__inst_executed.sum");
+    /* named as well as brought in by default: a chip lacking it is an error */
+    for (int i = 0; i < list.count; i++)
+        assert_int_equal(list.from_default[i],
+                         i < GP_NMETRICS && strcmp(list.names[i], "lts__t_bytes.sum") != 0);
 }
 
 static void parse_rejects_bad_lists(void **state)
@@ -118,12 +122,85 @@ static void validate_names_every_bad_metric(void **state)
 {
     (void)state;
     parse_ok("dram__bytes_read.sum,foo.bar,launch__registers_per_thread,lts__t_bytes.sum");
-    assert_int_equal(validate_or_skip(NULL), -1);
+    assert_int_equal(validate_or_skip("GH100"), -1);
     assert_non_null(strstr(err, "GH100"));
     assert_non_null(strstr(err, "foo.bar, launch__registers_per_thread"));
     assert_non_null(strstr(err, "--list-metrics"));
     assert_null(strstr(err, "dram__bytes_read"));
     assert_null(strstr(err, "lts__t_bytes"));
+    /* before the GPU's chip is known: bad on every chip CUPTI knows */
+    assert_int_equal(validate_or_skip(NULL), -1);
+    assert_non_null(strstr(err, "every chip CUPTI knows: foo.bar, launch__registers_per_thread "));
+    /* a name only some chips have is not bad yet (GB202's DRAM counter) */
+    parse_ok("dram__bytes_op_read.sum,dram__bytes_read.sum");
+    assert_int_equal(validate_or_skip(NULL), 0);
+}
+
+/* The default set fitted offline to every chip CUPTI 13 accepts: never a
+ * failure; a default metric the chip lacks leaves the list (its column NA)
+ * and is named; what is left is a config CUPTI can schedule.  Measured
+ * here with CUPTI 13.0: GB20x, GB10B and GA10B have no
+ * dram__bytes_{read,write} (they call it dram__bytes_op_{read,write}), and
+ * GV11B's host object cannot be created (CUPTI_ERROR_NOT_SUPPORTED). */
+static void default_metrics_fit_every_chip(void **state)
+{
+    (void)state;
+    const char *const *chips;
+    int n = gp_profiler_chips(&chips, err, sizeof err);
+    if (n < 0) {
+        print_message("SKIP reason: %s\n", err);
+        skip();
+    }
+    int fitted = 0, gb202 = 0, gh100 = 0;
+    for (int c = 0; c < n; c++) {
+        char dropped[512];
+        parse_ok("default");
+        int rc = gp_profiler_fit(&list, chips[c], dropped, sizeof dropped, err, sizeof err);
+        if (rc != 0) {      /* CUPTI's own refusal of the chip, said as such */
+            print_message("%s: not fitted: %s\n", chips[c], err);
+            assert_non_null(strstr(err, "cuptiProfilerHostInitialize"));
+            continue;
+        }
+        fitted++;
+        int missing = dropped[0] ? 1 : 0;
+        for (const char *p = dropped; (p = strchr(p, ',')); p++)
+            missing++;
+        assert_int_equal(list.count + missing, GP_NMETRICS);
+        if (gp_profiler_count_passes(&list, chips[c], err, sizeof err) < 1)
+            fail_msg("%s: the fitted default set cannot be scheduled: %s", chips[c], err);
+        if (!strcmp(chips[c], "GB202")) {
+            gb202 = 1;
+            assert_string_equal(dropped, "dram__bytes_read.sum, dram__bytes_write.sum");
+        }
+        if (!strcmp(chips[c], "GH100")) {
+            gh100 = 1;
+            assert_string_equal(dropped, "");
+        }
+        print_message("%s: %d of %d default metrics%s%s\n", chips[c], list.count,
+                      GP_NMETRICS, dropped[0] ? "; NA: " : "", dropped);
+    }
+    assert_true(gb202 && gh100);
+    assert_true(fitted >= n - 1);
+}
+
+/* Named explicitly, a metric the chip lacks is bad input, not an NA column. */
+static void explicit_metric_missing_on_the_chip_is_refused(void **state)
+{
+    (void)state;
+    char dropped[512];
+    parse_ok("default,dram__bytes_read.sum");
+    int rc = gp_profiler_fit(&list, "GB202", dropped, sizeof dropped, err, sizeof err);
+    if (rc == GP_PROFILER_NO_CUPTI) {
+        print_message("SKIP reason: %s\n", err);
+        skip();
+    }
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, "unknown metric for GB202: dram__bytes_read.sum"));
+    assert_null(strstr(err, "dram__bytes_write"));   /* that one is a default */
+    parse_ok("default");
+    assert_int_equal(gp_profiler_fit(&list, "NOSUCHCHIP", dropped, sizeof dropped,
+                                     err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown chip 'NOSUCHCHIP' (CUPTI knows: GV100 "));
 }
 
 static void validate_rejects_unknown_chip(void **state)
@@ -276,6 +353,8 @@ int main(void)
         cmocka_unit_test(parse_rejects_more_than_64_metrics),
         cmocka_unit_test(validate_default_list_for_gh100),
         cmocka_unit_test(validate_names_every_bad_metric),
+        cmocka_unit_test(default_metrics_fit_every_chip),
+        cmocka_unit_test(explicit_metric_missing_on_the_chip_is_refused),
         cmocka_unit_test(validate_rejects_unknown_chip),
         cmocka_unit_test(validate_empty_list_needs_no_cupti),
         cmocka_unit_test(count_passes_grows_with_the_list),

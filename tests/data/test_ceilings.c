@@ -15,6 +15,7 @@
 #include "data/ceilings.h"
 #include "near.h"
 #include "probe/probe.h"
+#include "util/util.h"
 #include "../../probes/probes.h"
 
 /* gp_error/gp_warn live in main.c, outside the library; probe.o needs them. */
@@ -198,6 +199,9 @@ static void peaks_h100_sxm_fixture(void **state)
     assert_near(p.smem_gbs, 33454.08, 1e-6);
     assert_near(p.dram_gbs, 3352.32, 1e-6);
     assert_true(isnan(p.l2_gbs));
+    /* tensor cores (src/arch/arch.c): 132 x 2048 and 132 x 256 x 1.98e9 */
+    assert_near(p.tf32_tensor_gflops, 535265.28, 1e-6);
+    assert_near(p.fp64_tensor_gflops, 66908.16, 1e-6);
     /* the clock the probe saw replaces the attribute: 132x256x1.755e9 */
     gp_theoretical_peaks(&g, 1755, &p);
     assert_near(p.fp32_gflops, 59304.96, 1e-6);
@@ -233,6 +237,7 @@ static void peaks_a100_and_unknown_cc(void **state)
     assert_int_equal(p.fp32_lanes, 0);
     assert_true(isnan(p.fp32_gflops));
     assert_true(isnan(p.fp64_gflops));
+    assert_true(isnan(p.tf32_tensor_gflops));
     assert_true(isnan(p.dram_gbs));          /* no memory attributes */
     int f32, f64;
     gp_fma_lanes_per_sm(8, 6, &f32, &f64);
@@ -263,7 +268,8 @@ static void slug_and_utc_dates(void **state)
 static void freshness_rules(void **state)
 {
     (void)state;
-    const char *body = HDR "dram_bw,GB/s,3000,3352,89.5,x\n";
+    const char *body = HDR "dram_bw,GB/s,3000,3352,89.5,x\n"
+                           "tf32_tensor,GFLOP/s,NA,494714.88,NA,x\n";
     char text[1024], why[512];
     time_t t0 = gp_parse_utc("2026-11-20T12:00:00Z");
     snprintf(text, sizeof text, "# gpu_name: GPU A\n# date: 2026-11-20T12:00:00Z\n%s",
@@ -271,6 +277,15 @@ static void freshness_rules(void **state)
     char p[512];
     snprintf(p, sizeof p, "%s", file_with("fresh.csv", text));
     assert_int_equal(gp_ceilings_fresh(p, "GPU A", 3600, t0 + 600, why, sizeof why), 1);
+    /* one written before the tensor-core rows existed is probed again */
+    snprintf(text, sizeof text, "# gpu_name: GPU A\n# date: 2026-11-20T12:00:00Z\n%s",
+             HDR "dram_bw,GB/s,3000,3352,89.5,x\n");
+    snprintf(p, sizeof p, "%s", file_with("old.csv", text));
+    assert_int_equal(gp_ceilings_fresh(p, "GPU A", 3600, t0 + 600, why, sizeof why), 0);
+    assert_non_null(strstr(why, "no tensor-core rows"));
+    snprintf(text, sizeof text, "# gpu_name: GPU A\n# date: 2026-11-20T12:00:00Z\n%s",
+             body);
+    snprintf(p, sizeof p, "%s", file_with("fresh.csv", text));
     assert_int_equal(gp_ceilings_fresh(p, "GPU A", 3600, t0 + 7200, why, sizeof why), 0);
     assert_non_null(strstr(why, "7200 s old"));
     assert_int_equal(gp_ceilings_fresh(p, "GPU B", 3600, t0, why, sizeof why), 0);

@@ -141,23 +141,28 @@ static void precision_names_and_sizes(void **state)
     assert_int_equal(gp_precision_bytes(GP_TF32), 4);
 }
 
-/* A header, then one line per kernel: name, precision, idea, in aligned
- * columns. */
+/* A header, then one line per kernel: name, precision, needs, here, idea,
+ * in aligned columns; with no GPU, "here" says so. */
 static void list_prints_aligned_columns(void **state)
 {
     (void)state;
     char *text = NULL;
     size_t len = 0;
+    gp_build b;
+    assert_int_equal(gp_build_parse("sm_90", &b, err, sizeof err), 0);
     FILE *f = open_memstream(&text, &len);
-    gp_registry_print(f);
+    gp_registry_print(f, 0, &b, NULL);
     fclose(f);
     char *line = strtok(text, "\n");
     assert_non_null(line);
     char *p = strstr(line, "precision"), *i = strstr(line, "idea");
+    char *h = strstr(line, "here");
     assert_int_equal(strncmp(line, "name  ", 6), 0);
     assert_non_null(p);
     assert_non_null(i);
-    long prec_col = p - line, idea_col = i - line;
+    assert_non_null(strstr(line, "needs"));
+    assert_non_null(h);
+    long prec_col = p - line, idea_col = i - line, here_col = h - line;
     int lines = 0;
     for (line = strtok(NULL, "\n"); line; line = strtok(NULL, "\n"), lines++) {
         const gp_kernel *k = gp_registry_get(lines);
@@ -169,6 +174,7 @@ static void list_prints_aligned_columns(void **state)
         assert_non_null(i);
         assert_int_equal(p - line, prec_col);
         assert_int_equal(i - line, idea_col);
+        assert_int_equal(strncmp(line + here_col, "no GPU", 6), 0);
         assert_true(p[-1] == ' ' && p[-2] == ' ');
     }
     assert_int_equal(lines, gp_registry_count());
