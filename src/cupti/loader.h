@@ -55,7 +55,8 @@
     X(cuptiActivityEnable)                          \
     X(cuptiActivityRegisterCallbacks)               \
     X(cuptiActivityFlushAll)                        \
-    X(cuptiActivityGetNextRecord)
+    X(cuptiActivityGetNextRecord)                   \
+    X(cuptiGetDeviceId)
 
 /* The few driver calls needed before CUPTI may be touched (CUPTI segfaults
  * without a driver or device, notes/cupti.md section 4), and the static
@@ -71,7 +72,9 @@
     X(cuDriverGetVersion)                       \
     X(cuFuncGetAttribute)                       \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
-    X(cuStreamIsCapturing)
+    X(cuStreamIsCapturing)                      \
+    X(cuKernelGetFunction)                      \
+    X(cuFuncGetName)
 
 #define GP_FNPTR(name) __typeof__(name) *name;
 typedef struct {
