@@ -74,7 +74,13 @@
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
     X(cuStreamIsCapturing)                      \
     X(cuKernelGetFunction)                      \
-    X(cuFuncGetName)
+    X(cuFuncGetName)                            \
+    X(cuModuleLoadData)                         \
+    X(cuModuleGetFunction)                      \
+    X(cuModuleUnload)                           \
+    X(cuMemAlloc)                               \
+    X(cuMemFree)                                \
+    X(cuLaunchKernel)
 
 #define GP_FNPTR(name) __typeof__(name) *name;
 typedef struct {

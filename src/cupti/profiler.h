@@ -120,8 +120,10 @@ void gp_profiler_end(gp_profiler *p);
 typedef struct gp_replay gp_replay;
 
 /* Enable one range profiler object on `cu_context` (a CUcontext) for
- * `list`.  NULL with a one-line reason and fix in `why` (counters refused,
- * unsupported device, ...). */
+ * `list`, and profile one throwaway launch of gemmprof's own kernel (the
+ * first range after Enable is slow and skewed); the caller's launch
+ * callbacks see that launch and must let it pass.  NULL with a one-line
+ * reason and fix in `why` (counters refused, unsupported device, ...). */
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
                            char *why, size_t whylen);
 /* Around exactly one kernel launch.  start: 0, or -1 with err (a refusal
