@@ -116,7 +116,8 @@ static void label(const gp_row *r, char *buf, size_t n)
                                 shape, r->config[0] ? " " : "", r->config);
     /* dist rows of one run differ only in rank (and grid between runs) */
     if (r->rank[0] && u < n)
-        snprintf(buf + u, n - u, " rank %s grid %s", r->rank, r->grid);
+        snprintf(buf + u, n - u, " rank %s%s%s", r->rank, r->grid[0] ? " grid " : "",
+                 r->grid);
 }
 
 static void summary(FILE *f, const gp_diff *d, const char *bold)
@@ -235,7 +236,8 @@ static void md_row(FILE *f, const gp_diff_row *r)
     char shape[64];
     gp_row_shape(c, shape, sizeof shape);
     if (c->rank[0])
-        snprintf(buf, sizeof buf, "%s rank %s grid %s", shape, c->rank, c->grid);
+        snprintf(buf, sizeof buf, "%s rank %s%s%s", shape, c->rank,
+                 c->grid[0] ? " grid " : "", c->grid);   /* trace rows: no grid */
     else
         snprintf(buf, sizeof buf, "%s", shape);
     cell(f, buf);

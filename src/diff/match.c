@@ -92,7 +92,8 @@ static void describe(const gp_row *r, char *buf, size_t n)
            r->config[0] ? " " : "", r->config);
     if (r->rank[0]) {
         size_t used = strlen(buf);
-        snprintf(buf + used, n - used, " rank %s grid %s", r->rank, r->grid);
+        snprintf(buf + used, n - used, " rank %s%s%s", r->rank,
+                 r->grid[0] ? " grid " : "", r->grid);
     }
 }
 

@@ -97,6 +97,7 @@ static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_key *k, in
     gp_var_str(&b, "f", path);
     gp_var_num(&b, "nrow", n);
     gp_var_num(&b, "has_dram", has(v, n, DRAM));
+    gp_var_num(&b, "has_comp", has(v, n, COMPULSORY));
     gp_var_num(&b, "has_bank", has(v, n, BANK));
     gp_var_num(&b, "has_spill", has(v, n, SPILL));
     gp_var_num(&b, "has_ach", has(v, n, OCC_ACH));

@@ -12,10 +12,11 @@
 #include "labels.h"
 #include "select.h"
 
-/* A point needs both coordinates. */
+/* A point needs both coordinates, on log axes: a traced kernel that
+ * counted no FLOPs (a fill, a copy) has none. */
 static double need_point(const gp_row *r)
 {
-    return isnan(r->gflops) ? NAN : r->ai_dram;
+    return r->gflops > 0 && r->ai_dram > 0 ? r->ai_dram : NAN;
 }
 
 static double ceil_val(const gp_dataset *d, const char *name, int theoretical)
