@@ -7,8 +7,9 @@ tests/trace_gpu.sh).
       app, tests/fixtures/trace/app.cu) against every row whose kernel
       contains KERNEL: the counter must equal VALUE exactly.
   trace-compare.py ncu RUN.csv NCU.csv [--tol PCT]
-      ncu --csv --page raw output of the same program and metrics: launches
-      paired by kernel name and order; the ratio trace/ncu per metric.
+      ncu --csv output (its details page, one line per launch and metric) of
+      the same program and metrics: launches paired by kernel name and
+      order; the ratio trace/ncu per metric.
       Instruction counts (..._inst_executed_...) must be exact, the rest
       within --tol percent (default 2).
   trace-compare.py flops RUN.csv REGEX FLOPS [--tol PCT]
@@ -65,15 +66,18 @@ def cmd_expect(run, expect):
 
 
 def ncu_rows(path):
+    """ncu --csv (details page): one line per launch and metric ("ID",
+    "Kernel Name", "Metric Name", "Metric Value", ...) -> one dict per
+    launch, in launch order."""
     with open(path) as f:
         lines = [l for l in f if l.startswith('"')]
-    reader = csv.DictReader(lines)
-    out = []
-    for r in reader:
-        if r.get('ID', '').strip() in ('', 'ID') or not r['ID'].strip().isdigit():
-            continue                          # the units row
-        out.append(r)
-    return out
+    launches = {}
+    for r in csv.DictReader(lines):
+        if not r.get('ID', '').strip().isdigit():
+            continue
+        d = launches.setdefault(int(r['ID']), {'Kernel Name': r['Kernel Name']})
+        d[r['Metric Name']] = r['Metric Value']
+    return [launches[i] for i in sorted(launches)]
 
 
 def paired(run, ncu):
@@ -97,7 +101,7 @@ def cmd_ncu(run, ncu_path, tol):
     ncu = ncu_rows(ncu_path)
     if not ncu:
         die(f'{ncu_path}: no ncu rows')
-    metrics = [m for m in ncu[0] if '__' in m]
+    metrics = sorted({m for launch in ncu for m in launch if '__' in m})
     bad = n = 0
     print(f'{"kernel":14} {"#":>2} {"metric":60} {"trace":>16} {"ncu":>16} ratio')
     for k, i, ours, theirs in paired(run, ncu):
