@@ -40,9 +40,18 @@ def num(s):
 
 
 def base(name):
-    """"void ffma_chain<1024>(float *, float, float)" -> "ffma_chain"."""
+    """The name without return type, parameters and blanks, which both
+    demanglers spell alike: "void chain<ffma_step, float>(float *, ...)" ->
+    "chain<ffma_step,float>" (parameters differ: "const float *" in ncu,
+    "float const*" in libstdc++)."""
     name = re.sub(r'^void\s+', '', name.strip())
-    return re.split(r'[<(]', name, 1)[0].split('::')[-1].strip()
+    depth = 0
+    for i, c in enumerate(name):
+        depth += (c == '<') - (c == '>')
+        if c == '(' and depth == 0:
+            name = name[:i]
+            break
+    return re.sub(r'\s+', '', name)
 
 
 def cmd_expect(run, expect):
@@ -103,7 +112,7 @@ def cmd_ncu(run, ncu_path, tol):
         die(f'{ncu_path}: no ncu rows')
     metrics = sorted({m for launch in ncu for m in launch if '__' in m})
     bad = n = 0
-    print(f'{"kernel":14} {"#":>2} {"metric":60} {"trace":>16} {"ncu":>16} ratio')
+    print(f'{"kernel":24} {"#":>2} {"metric":60} {"trace":>16} {"ncu":>16} ratio')
     for k, i, ours, theirs in paired(run, ncu):
         for m in metrics:
             a, b = num(ours.get(m)), num(theirs.get(m))
@@ -115,7 +124,7 @@ def cmd_ncu(run, ncu_path, tol):
             n += 1
             bad += not ok
             flag = '' if ok else ('  NOT EXACT' if exact else f'  OFF >{tol:g}%')
-            print(f'{k:14} {i:2} {m:60} {a:16.6g} {b:16.6g} {ratio:.4f}{flag}')
+            print(f'{k[:24]:24} {i:2} {m:60} {a:16.6g} {b:16.6g} {ratio:.4f}{flag}')
     print(f'{n} values compared, {bad} outside ({tol:g}% or exact for counts)')
     return 1 if bad or n == 0 else 0
 

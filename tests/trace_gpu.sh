@@ -53,7 +53,7 @@ grep -q 'counters unavailable' traced.err &&
 n=$(rows t.csv)
 [ "$n" = 10 ] && pass trace_gpu/one_row_per_launch || fail trace_gpu/one_row_per_launch "$n rows, wanted 10"
 want trace_gpu/counts_exact $CMP expect t.csv expect.txt
-col t.csv kernel | grep -qx 'ffma_chain(float\*, float, float, int)' &&
+col t.csv kernel | grep -qx 'void chain<ffma_step, float>(float\*, float, float, int)' &&
     pass trace_gpu/names_demangled || fail trace_gpu/names_demangled "$(col t.csv kernel | head -3)"
 col t.csv config | sort -u | grep -qx 'grid=264x1x1 block=256x1x1' &&
     pass trace_gpu/launch_shape || fail trace_gpu/launch_shape "$(col t.csv config | sort -u)"
@@ -75,9 +75,9 @@ col t.csv precision | sort -u | tr '\n' ' ' | grep -qx 'bf16 fp32 fp64 ' &&
 "$GP" trace --summary -o s.csv -- ./app --launches 2 >/dev/null 2>s.err
 [ "$(rows s.csv)" = 5 ] && [ "$(col s.csv launches | sort -u)" = 2 ] &&
     pass trace_gpu/summary_folds || fail trace_gpu/summary_folds "$(rows s.csv) rows: $(cat s.err)"
-"$GP" trace --kernel-regex 'ffma_chain' --launch-skip 1 --launch-count 1 -o f.csv -- \
+"$GP" trace --kernel-regex 'chain<ffma_step' --launch-skip 1 --launch-count 1 -o f.csv -- \
     ./app --launches 3 >/dev/null 2>f.err
-[ "$(rows f.csv)" = 1 ] && col f.csv kernel | grep -q '^ffma_chain' &&
+[ "$(rows f.csv)" = 1 ] && col f.csv kernel | grep -q '^void chain<ffma_step' &&
     pass trace_gpu/kernel_regex_skip_count || fail trace_gpu/kernel_regex_skip_count \
     "$(rows f.csv) rows: $(col f.csv kernel) $(cat f.err)"
 "$GP" trace --metrics none -o n.csv -- ./app >/dev/null 2>n.err

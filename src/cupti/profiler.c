@@ -72,15 +72,9 @@ static int setup(gp_profiler *p, const gp_metric_list *list, char *why, size_t n
 gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t whylen)
 {
     double t0 = now();
-    if (!list || list->count == 0) {
-        snprintf(why, whylen, "no metrics selected");
+    gp_profiler *p = gp_session_new(list, sizeof *p, why, whylen);
+    if (!p)
         return NULL;
-    }
-    gp_profiler *p = calloc(1, sizeof *p);
-    if (!p) {
-        snprintf(why, whylen, "out of memory");
-        return NULL;
-    }
     if (setup(p, list, why, whylen)) {
         gp_profiler_end(p);
         return NULL;

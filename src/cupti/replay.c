@@ -58,15 +58,9 @@ gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
 {
     CUdevice dev;
     const gp_cudrv_api *drv;
-    if (!list || list->count == 0) {
-        snprintf(why, n, "no metrics selected");
+    gp_replay *r = gp_session_new(list, sizeof *r, why, n);
+    if (!r)
         return NULL;
-    }
-    gp_replay *r = calloc(1, sizeof *r);
-    if (!r) {
-        snprintf(why, n, "out of memory");
-        return NULL;
-    }
     if (!gp_cupti_load(why, n) || gp_session_preflight(why, n) ||
         !(drv = gp_cudrv_load(why, n)))
         goto fail;

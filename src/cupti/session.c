@@ -30,6 +30,18 @@ static void map_metrics(gp_session *s)
     }
 }
 
+void *gp_session_new(const gp_metric_list *list, size_t size, char *why, size_t n)
+{
+    if (!list || list->count == 0) {
+        snprintf(why, n, "no metrics selected");
+        return NULL;
+    }
+    void *p = calloc(1, size);
+    if (!p)
+        snprintf(why, n, "out of memory");
+    return p;
+}
+
 int gp_session_preflight(char *why, size_t n)
 {
     const gp_cudrv_api *drv = gp_cudrv_load(why, n);

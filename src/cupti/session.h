@@ -38,6 +38,10 @@ typedef struct {
     char refused[400];                   /* set once Start is refused       */
 } gp_session;
 
+/* The start of both begins: a zeroed object of `size` bytes (it embeds a
+ * gp_session) for a non-empty `list`; NULL with why. */
+void *gp_session_new(const gp_metric_list *list, size_t size, char *why, size_t n);
+
 /* cuInit and a visible device, before CUPTI may be touched (CUPTI
  * segfaults without them, notes/cupti.md section 4).  0, or -1 with why. */
 int gp_session_preflight(char *why, size_t n);

@@ -18,27 +18,24 @@ static int attr(enum cudaDeviceAttr a, int dev)
     return v;
 }
 
+/* gp_occupancy_device's reader: the runtime numbers attributes as the
+ * driver does. */
+_Static_assert((int)cudaDevAttrMaxBlocksPerMultiprocessor == 106 &&
+               (int)cudaDevAttrReservedSharedMemoryPerBlock == 111 &&
+               (int)cudaDevAttrMaxSharedMemoryPerMultiprocessor == 81,
+               "cudaDevAttr and CUdevice_attribute numbers differ");
+
+static int runtime_attr(int id, void *ctx)
+{
+    return attr((enum cudaDeviceAttr)id, *(const int *)ctx);
+}
+
 static int device_input(gp_occupancy_input *in)
 {
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess)
         return -1;
-    in->warp_size = attr(cudaDevAttrWarpSize, dev);
-    in->max_threads_per_sm = attr(cudaDevAttrMaxThreadsPerMultiProcessor, dev);
-    in->max_threads_per_block = attr(cudaDevAttrMaxThreadsPerBlock, dev);
-    in->max_blocks_per_sm = attr(cudaDevAttrMaxBlocksPerMultiprocessor, dev);
-    in->regs_per_sm = attr(cudaDevAttrMaxRegistersPerMultiprocessor, dev);
-    in->max_regs_per_block = attr(cudaDevAttrMaxRegistersPerBlock, dev);
-    int smem_sm = attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
-    int reserved = attr(cudaDevAttrReservedSharedMemoryPerBlock, dev);
-    int major = attr(cudaDevAttrComputeCapabilityMajor, dev);
-    if (in->warp_size <= 0 || in->max_threads_per_sm <= 0 || in->max_threads_per_block <= 0 ||
-        in->max_blocks_per_sm <= 0 || in->regs_per_sm <= 0 || in->max_regs_per_block <= 0 ||
-        smem_sm < 0 || reserved < 0 || major < 0)
-        return -1;
-    in->smem_per_sm = (size_t)smem_sm;
-    in->smem_reserved_per_block = (size_t)reserved;
-    return gp_occupancy_rules(major, in);
+    return gp_occupancy_device(in, runtime_attr, &dev);
 }
 
 static void fill_occupancy(const gp_launch_info *li, const struct cudaFuncAttributes *fa,

@@ -5,6 +5,7 @@
  * device attributes. */
 #include <limits.h>
 #include <stddef.h>
+#include <cuda.h>                       /* the attribute numbers only */
 #include "facts.h"
 
 static int round_up(int x, int unit) { return (x + unit - 1) / unit * unit; }
@@ -69,3 +70,23 @@ void gp_occupancy_compute(const gp_occupancy_input *in, gp_occupancy *out)
     out->percent = max_warps ? 100.0 * out->blocks * warps_per_block / max_warps : 0.0;
 }
 
+
+int gp_occupancy_device(gp_occupancy_input *in, int (*attr)(int id, void *ctx), void *ctx)
+{
+    in->warp_size = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE, ctx);
+    in->max_threads_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, ctx);
+    in->max_threads_per_block = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, ctx);
+    in->max_blocks_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, ctx);
+    in->regs_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, ctx);
+    in->max_regs_per_block = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, ctx);
+    int smem_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, ctx);
+    int reserved = attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, ctx);
+    int major = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ctx);
+    if (in->warp_size <= 0 || in->max_threads_per_sm <= 0 || in->max_threads_per_block <= 0 ||
+        in->max_blocks_per_sm <= 0 || in->regs_per_sm <= 0 || in->max_regs_per_block <= 0 ||
+        smem_sm < 0 || reserved < 0 || major < 0)
+        return -1;
+    in->smem_per_sm = (size_t)smem_sm;
+    in->smem_reserved_per_block = (size_t)reserved;
+    return gp_occupancy_rules(major, in);
+}

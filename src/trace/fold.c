@@ -13,12 +13,6 @@ static int same_group(const gp_row *a, const gp_row *b)
            strcmp(a->kernel, b->kernel) == 0 && strcmp(a->config, b->config) == 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median of the field at `offset` over the members that have it. */
 static double median_of(const gp_row *rows, const int *member, int n, size_t offset,
                         double *scratch)
@@ -29,10 +23,7 @@ static double median_of(const gp_row *rows, const int *member, int n, size_t off
         if (!isnan(v))
             scratch[k++] = v;
     }
-    if (k == 0)
-        return NAN;
-    qsort(scratch, (size_t)k, sizeof *scratch, cmp_double);
-    return k % 2 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
+    return gp_median_inplace(scratch, (size_t)k);
 }
 
 static double add_known(double sum, double v)

@@ -81,10 +81,12 @@ typedef struct {
     gp_occupancy_input in;
 } device_limits;
 
-static int attr(CUdevice dev, CUdevice_attribute a)
+static int driver_attr(int id, void *ctx)
 {
     int v = -1;
-    return gp_inj.drv->cuDeviceGetAttribute(&v, a, dev) == CUDA_SUCCESS ? v : -1;
+    CUdevice dev = *(const CUdevice *)ctx;
+    return gp_inj.drv->cuDeviceGetAttribute(&v, (CUdevice_attribute)id, dev) == CUDA_SUCCESS
+               ? v : -1;
 }
 
 /* The device's limits, read once per device. */
@@ -97,24 +99,11 @@ static const gp_occupancy_input *limits(CUdevice dev)
             return &d->in;
         if (d->known)
             continue;
-        gp_occupancy_input *in = &d->in;
-        in->warp_size = attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-        in->max_threads_per_sm = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-        in->max_threads_per_block = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-        in->max_blocks_per_sm = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
-        in->regs_per_sm = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-        in->max_regs_per_block = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
-        int smem = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-        int reserved = attr(dev, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
-        int major = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-        if (in->warp_size <= 0 || in->max_threads_per_sm <= 0 || smem < 0 ||
-            reserved < 0 || gp_occupancy_rules(major, in) != 0)
+        if (gp_occupancy_device(&d->in, driver_attr, &dev) != 0)
             return NULL;
-        in->smem_per_sm = (size_t)smem;
-        in->smem_reserved_per_block = (size_t)reserved;
         d->dev = dev;
         d->known = 1;
-        return in;
+        return &d->in;
     }
     return NULL;
 }

@@ -54,21 +54,6 @@ static void read_times(const char *path, durations *t)
     qsort(t->d, t->n, sizeof *t->d, by_corr);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of v[0..n) (sorts v); NAN for none. */
-static double median(double *v, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The launch's records: more than one if CUPTI reports each replay pass
  * (the rows then say how many in reps). */
 static void join_times(gp_row *r, const durations *t)
@@ -84,7 +69,7 @@ static void join_times(gp_row *r, const durations *t)
     double v[64];
     for (; hit < t->d + t->n && hit->corr == key.corr && n < 64; hit++)
         v[n++] = hit->ms;
-    r->time_ms = median(v, n);
+    r->time_ms = gp_median_inplace(v, n);     /* sorts v */
     r->time_min_ms = v[0];
     r->time_max_ms = v[n - 1];
     r->reps = (long)n;

@@ -26,6 +26,9 @@ typedef struct { char **v; int n; } gp_strlist;
 void gp_strlist_add(gp_strlist *l, const char *s);
 void gp_strlist_free(gp_strlist *l);
 
+/* The median of v[0..n), which it sorts; NAN for n = 0 (stats.c). */
+double gp_median_inplace(double *v, size_t n);
+
 /* A GPU name as a file-name word: "NVIDIA H200" -> "nvidia-h200". */
 void gp_slug(const char *s, char *out, size_t outlen);
 

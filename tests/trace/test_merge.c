@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "near.h"
+#include "sm90.h"
 #include "trace/trace.h"
 
 static char err[1024];
@@ -34,21 +35,6 @@ static int teardown(void **state)
     (void)state;
     gp_rm_rf(top);
     return 0;
-}
-
-/* sm_90 limits (H100/H200), as the driver reports them. */
-static void h100(gp_occupancy_input *in)
-{
-    memset(in, 0, sizeof *in);
-    in->warp_size = 32;
-    in->max_threads_per_sm = 2048;
-    in->max_threads_per_block = 1024;
-    in->max_blocks_per_sm = 32;
-    in->regs_per_sm = 65536;
-    in->max_regs_per_block = 65536;
-    in->smem_per_sm = 233472;
-    in->smem_reserved_per_block = 1024;
-    gp_occupancy_rules(9, in);
 }
 
 static void launch(gp_trace_launch *l, const char *name, long corr)
@@ -75,7 +61,7 @@ static void launch_row_facts(void **state)
     gp_row r;
     launch(&l, "void ffma_chain<4>(float*, int)", 77);
     l.have_device = 1;
-    h100(&l.dev);
+    l.dev = gp_test_sm90(0, 0, 0);
     /* 64 regs x 256 threads: 4 blocks by registers, 13 by shared memory */
     l.active_blocks = 4;
     gp_trace_launch_row(&l, &r);
@@ -185,6 +171,17 @@ static void merge(int summary, gp_trace_merge_result *res, const char *out)
     assert_int_equal(gp_csv_read(out, &rf, err, sizeof err), 0);
 }
 
+static void two_processes(void);
+
+/* The two processes' parts merged into top/NAME, read back into rf. */
+static void merge_fixture(int summary, const char *name, gp_trace_merge_result *res)
+{
+    char out[160];
+    two_processes();
+    snprintf(out, sizeof out, "%s/%s", top, name);
+    merge(summary, res, out);
+}
+
 static void two_processes(void)
 {
     gp_row a[3], b[1];
@@ -205,11 +202,8 @@ static void two_processes(void)
 static void merge_joins_durations(void **state)
 {
     (void)state;
-    two_processes();
     gp_trace_merge_result res;
-    char out[128];
-    snprintf(out, sizeof out, "%s/run.csv", top);
-    merge(0, &res, out);
+    merge_fixture(0, "run.csv", &res);
     assert_int_equal(res.parts, 2);
     assert_int_equal(res.rows, 4);
     assert_int_equal(res.timed, 3);
@@ -255,11 +249,8 @@ static void merge_joins_durations(void **state)
 static void merge_summary_folds(void **state)
 {
     (void)state;
-    two_processes();
     gp_trace_merge_result res;
-    char out[128];
-    snprintf(out, sizeof out, "%s/summary.csv", top);
-    merge(1, &res, out);
+    merge_fixture(1, "summary.csv", &res);
     assert_int_equal(res.rows, 3);
     assert_int_equal(rf.nrows, 3);
     const gp_row *r = &rf.rows[0];
