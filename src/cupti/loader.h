@@ -80,6 +80,8 @@
     X(cuModuleUnload)                           \
     X(cuMemAlloc)                               \
     X(cuMemFree)                                \
+    X(cuStreamCreate)                           \
+    X(cuStreamDestroy)                          \
     X(cuLaunchKernel)
 
 #define GP_FNPTR(name) __typeof__(name) *name;

@@ -38,18 +38,24 @@ static void prime(gp_replay *r)
     CUmodule mod = NULL;
     CUfunction fn;
     CUdeviceptr buf = 0;
+    CUstream stream = NULL;
     if (!drv || drv->cuModuleLoadData(&mod, prime_ptx) != CUDA_SUCCESS)
         return;
+    /* A stream of its own that does not synchronise with the legacy one,
+     * so the application's streams (and captures) are not touched. */
     if (drv->cuModuleGetFunction(&fn, mod, "gemmprof_prime") == CUDA_SUCCESS &&
+        drv->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
         drv->cuMemAlloc(&buf, sizeof(unsigned)) == CUDA_SUCCESS &&
         gp_replay_start(r, err, sizeof err) == 0) {
         void *args[] = { &buf };
-        drv->cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL);
+        drv->cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, args, NULL);
         double metric[GP_NMETRICS];
         gp_replay_stop(r, "gemmprof_prime", metric, err, sizeof err);
     }
     if (buf)
         drv->cuMemFree(buf);
+    if (stream)
+        drv->cuStreamDestroy(stream);
     drv->cuModuleUnload(mod);
 }
 
