@@ -7,7 +7,8 @@
 #      and BF16; their GEMM rows' counted FLOPs against 2*4096^3 (1%)
 #   4. the fixture app against ncu --clock-control none, same metrics,
 #      per-metric ratios (instruction counts exact, the rest 2%), with ncu's
-#      default cache flush and with --cache-control none
+#      default cache flush and with --cache-control none; and the profiled
+#      launches' Activity durations against a --metrics none trace's
 #   5. overhead on the fixture at 100 launches: wall time of gemmprof trace
 #      and of ncu (same metrics, every launch), each minus the plain run's
 # and a summary table.  Run files and logs go to $OUT; nothing is rendered
@@ -94,6 +95,12 @@ stage_ncu() {
         >"$OUT/fixture-trace.log" 2>&1 || status=1
     $CMP expect "$OUT/fixture-trace.csv" "$OUT/fixture-expect.txt" >"$OUT/fixture-expect.log" 2>&1 ||
         status=1
+    # the same launches without replay: how far a profiled launch's duration is
+    "$GP" trace --metrics none -o "$OUT/fixture-unprofiled.csv" -- "$APP" \
+        >"$OUT/fixture-unprofiled.log" 2>&1 || status=1
+    $CMP times "$OUT/fixture-trace.csv" "$OUT/fixture-unprofiled.csv" >"$OUT/fixture-times.cmp" 2>&1
+    cat "$OUT/fixture-times.cmp"
+    note "durations, profiled/unprofiled: $(awk 'NR > 1 { printf "%s %s; ", $1, $5 }' "$OUT/fixture-times.cmp")"
     local metrics; metrics=$(metrics_of "$OUT/fixture-trace.csv")
     for cache in all none; do
         LC_ALL=C timeout "$NCU_TIMEOUT" "$NCU" --clock-control none --cache-control "$cache" \

@@ -12,6 +12,10 @@ tests/trace_gpu.sh).
       order; the ratio trace/ncu per metric.
       Instruction counts (..._inst_executed_...) must be exact, the rest
       within --tol percent (default 2).
+  trace-compare.py times RUN.csv UNPROFILED.csv
+      time_ms of the same launches in two traces of one program, the second
+      with --metrics none (no replay): how far a profiled launch's Activity
+      duration is from an unprofiled one.  Informational (exit 0).
   trace-compare.py flops RUN.csv REGEX FLOPS [--tol PCT]
       rows whose kernel matches REGEX: counted flop_count against FLOPS
       (an expression such as 2*4096**3), within --tol percent (default 1).
@@ -89,8 +93,8 @@ def ncu_rows(path):
     return [launches[i] for i in sorted(launches)]
 
 
-def paired(run, ncu):
-    """(kernel base, n-th launch) -> (trace row, ncu row)."""
+def paired(run, other, name='Kernel Name'):
+    """(kernel base, n-th launch) -> (trace row, the other's row)."""
     seen, ours = {}, {}
     for r in rows(run):
         k = base(r['kernel'])
@@ -98,8 +102,8 @@ def paired(run, ncu):
         seen[k] = i + 1
         ours[(k, i)] = r
     seen = {}
-    for r in ncu:
-        k = base(r['Kernel Name'])
+    for r in other:
+        k = base(r[name])
         i = seen.get(k, 0)
         seen[k] = i + 1
         if (k, i) in ours:
@@ -127,6 +131,15 @@ def cmd_ncu(run, ncu_path, tol):
             print(f'{k[:24]:24} {i:2} {m:60} {a:16.6g} {b:16.6g} {ratio:.4f}{flag}')
     print(f'{n} values compared, {bad} outside ({tol:g}% or exact for counts)')
     return 1 if bad or n == 0 else 0
+
+
+def cmd_times(run, unprofiled):
+    print(f'{"kernel":24} {"#":>2} {"profiled ms":>12} {"unprofiled ms":>14} ratio  records')
+    for k, i, a, b in paired(run, list(rows(unprofiled)), 'kernel'):
+        x, y = num(a['time_ms']), num(b['time_ms'])
+        print(f'{k[:24]:24} {i:2} {x:12.5g} {y:14.5g} {x / y if y else math.nan:6.3f}  '
+              f'{a["reps"]}')
+    return 0
 
 
 def cmd_flops(run, regex, flops, tol):
@@ -160,6 +173,8 @@ def main(argv):
         return cmd_expect(argv[1], argv[2])
     if len(argv) == 3 and argv[0] == 'ncu':
         return cmd_ncu(argv[1], argv[2], 2.0 if tol is None else tol)
+    if len(argv) == 3 and argv[0] == 'times':
+        return cmd_times(argv[1], argv[2])
     if len(argv) == 4 and argv[0] == 'flops':
         return cmd_flops(argv[1], argv[2], argv[3], 1.0 if tol is None else tol)
     die('usage:\n' + USAGE)
