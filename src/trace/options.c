@@ -137,20 +137,6 @@ static int apply(int c, const char *arg, gp_trace_opts *o, char *err, size_t err
     return -1;
 }
 
-/* getopt's own messages are off: name the option from argv. */
-static void bad_option(int c, char **argv, char *err, size_t errlen)
-{
-    const char *arg = argv[optind - 1];
-    if (strncmp(arg, "--", 2) == 0 && arg[2])
-        snprintf(err, errlen, c == ':' ? "option '%.*s' needs an argument"
-                                       : "unknown or ambiguous option '%.*s'",
-                 (int)strcspn(arg, "="), arg);
-    else if (c == ':')
-        snprintf(err, errlen, "option '-%c' needs an argument", optopt);
-    else
-        snprintf(err, errlen, "unknown option '-%c'", optopt);
-}
-
 int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -165,7 +151,7 @@ int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t er
             return 0;
         }
         if (c == '?' || c == ':') {
-            bad_option(c, argv, err, errlen);
+            gp_option_error(c, argv, long_opts, err, errlen);
             return -1;
         }
         if (apply(c, optarg, o, err, errlen) < 0)

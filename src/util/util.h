@@ -12,6 +12,12 @@
 void gp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* After getopt_long returned '?' or ':' (with opterr = 0): a one-line
+ * message naming the bad option as it was spelled (getopt_errors.c). */
+struct option;
+void gp_option_error(int c, char **argv, const struct option *long_opts,
+                     char *err, size_t errlen);
+
 /* snprintf that says nothing about truncation: messages and paths here are
  * cut to their buffers on purpose. */
 void gp_fmt(char *out, size_t len, const char *fmt, ...)

@@ -97,8 +97,10 @@ static void bad_input_is_named(void **state)
     expect_error("--metrics: bad character ';'", "--metrics", "a;b", "./a");
     expect_error("--metrics: \"none\" cannot be combined", "--metrics", "none,x.sum", "./a");
     expect_error("option '--launch-count' needs an argument", "--launch-count");
-    expect_error("unknown or ambiguous option '--size'", "--size", "4096", "./a");
-    expect_error("unknown or ambiguous option '--launch'", "--launch", "1", "./a");
+    expect_error("unknown option '--size'", "--size", "4096", "./a");
+    expect_error("option '--launch' is ambiguous (--launch-skip, --launch-count)",
+                 "--launch", "1", "./a");
+    expect_error("option '--summary' takes no argument", "--summary=yes", "./a");
     expect_error("unknown option '-x'", "-x", "./a");
     expect_error("--out: empty path", "--out", "", "./a");
     expect_error("--merge takes no command", "--merge", "d", "./a");
