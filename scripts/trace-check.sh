@@ -11,9 +11,11 @@
 #      launches' Activity durations against a --metrics none trace's
 #   5. overhead on the fixture at 100 launches: wall time of gemmprof trace
 #      and of ncu (same metrics, every launch), each minus the plain run's
+#   6. the ladder's counter tests (tests/cupti/test_counters.c), which now
+#      check flop_count with the tensor-path counters on every TF32/FP64 rung
 # and a summary table.  Run files and logs go to $OUT; nothing is rendered
 # (no gnuplot there): plot them elsewhere with gemmprof plot.
-#   scripts/trace-check.sh [STAGE...]   stages: build test torch ncu overhead
+#   scripts/trace-check.sh [STAGE...]   stages: build test torch ncu overhead ladder
 # Env: OUT (default ./trace-out), JOBS (nproc), NCU (ncu), PYTHON (python3),
 #      LAUNCH_RUNS (20: 5 launches each), NCU_TIMEOUT (150 s a run).
 set -uo pipefail
@@ -31,7 +33,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 GP=$ROOT/bin/gemmprof
 CMP="$PYTHON $ROOT/scripts/trace-compare.py"
 APP=$OUT/app
-stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(build test torch ncu overhead)
+stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(build test torch ncu overhead ladder)
 status=0
 summary=()
 note() { summary+=("$1"); }
@@ -137,9 +139,17 @@ stage_overhead() {
                r, l, p, t, t - p, n, n - p, (n - p) > 0 ? (t - p) / (n - p) : -1 }')"
 }
 
+stage_ladder() {
+    local t0; t0=$(now)
+    GEMMPROF_REQUIRE_GPU=1 timeout 240 build/tests/cupti/test_counters >"$OUT/ladder-counters.log" 2>&1 ||
+        status=1
+    grep -E '^counters/flop_count.*flop_count|^\[  FAILED  \] counters' "$OUT/ladder-counters.log" | head -40
+    note "ladder counters: $(grep -c '^\[       OK \]' "$OUT/ladder-counters.log") passed, $(grep -c '^\[  FAILED  \] counters' "$OUT/ladder-counters.log") failed, $(grep -c '^\[  SKIPPED \]' "$OUT/ladder-counters.log") skipped ($(since "$t0") s; ladder-counters.log)"
+}
+
 for s in "${stages[@]}"; do
     case $s in
-    build|test|torch|ncu|overhead) "stage_$s" || [ "$s" != build ] || break ;;
+    build|test|torch|ncu|overhead|ladder) "stage_$s" || [ "$s" != build ] || break ;;
     *) echo "trace-check: unknown stage $s"; status=2 ;;
     esac
 done
