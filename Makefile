@@ -64,9 +64,13 @@ $(B)/kernels/%_sm90a.cu.o: GENCODE := $(strip $(call gencode,$(SM_CCS),\
     $(if $(filter 90,$(SM_CCS)),$(filter-out 90,$(PTX_CCS)),$(PTX_CCS)),a))
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
 # cupti_profiler_host.h includes <string>: C needs the empty one in src/cupti/compat.
-$(B)/src/cupti/%.o: CPPFLAGS += -Isrc/cupti/compat
+$(B)/src/cupti/%.o $(B)/src/trace/inject.o $(B)/src/trace/inject_%.o: CPPFLAGS += -Isrc/cupti/compat
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP
+# -fPIC: the host objects also go into the trace injection library, a
+# shared object loaded into other programs.  One build serves both (Debian's
+# gcc makes PIE code already; PIC costs nothing measurable on x86-64), and
+# no object is compiled twice.
+CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -MMD -MP -fPIC
 NVCCFLAGS ?= -O3 -lineinfo
 NVCCFLAGS += -std=c++17 $(GENCODE) -Xcompiler -Wall,-Wextra -Xptxas -v
 LDFLAGS   += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64
@@ -100,16 +104,30 @@ endif
 
 # Sources by folder: src/<component>/ (see README's layout), kernels/, probes/.
 # src/cli/main.c is the program; everything else goes into the library the
-# tests link too.
+# tests link too, except the trace injection library's own files.
 COMPONENTS := $(filter-out src/dist/,$(wildcard src/*/))
-LIB_C     := $(filter-out src/cli/main.c,$(foreach d,$(COMPONENTS),$(wildcard $(d)*.c))) \
+INJECT_C  := $(wildcard src/trace/inject*.c)
+LIB_C     := $(filter-out src/cli/main.c $(INJECT_C),$(foreach d,$(COMPONENTS),$(wildcard $(d)*.c))) \
              $(DIST_C) $(wildcard kernels/*.c) $(wildcard probes/*.c)
 LIB_CU    := $(foreach d,$(COMPONENTS),$(wildcard $(d)*.cu)) $(wildcard kernels/*.cu) $(wildcard probes/*.cu)
 LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(B)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*/test_*.c))
 
+# gemmprof trace's injection library, next to the binary (BIN/../lib/gemmprof,
+# where gemmprof looks; GEMMPROF_INJECT_LIB overrides).  It holds the CUPTI
+# session code, the run-file writer and the trace pieces they share, and
+# nothing that needs the CUDA runtime: it runs inside any CUDA application.
+LIBDIR    ?= $(dir $(abspath $(BIN)))lib
+INJECT    := $(LIBDIR)/gemmprof/libgemmprof-inject.so
+INJECT_OBJ := $(INJECT_C:%.c=$(B)/%.o) \
+             $(addprefix $(B)/src/trace/,env.o filter.o launch_row.o) \
+             $(addprefix $(B)/src/cupti/,loader.o host.o session.o replay.o explain.o metric_list.o) \
+             $(addprefix $(B)/src/data/,row.o csv.o meta.o kernel_name.o) \
+             $(addprefix $(B)/src/util/,errors.o text.o) \
+             $(B)/src/gpu/occupancy.o $(B)/gen/version.o
+
 .PHONY: all tests test check install clean plots report plugin arch FORCE
-all: $(BIN)/gemmprof
+all: $(BIN)/gemmprof $(INJECT)
 
 $(BIN)/gemmprof: $(B)/src/cli/main.o $(B)/libgemmprof.a
 	@mkdir -p $(dir $@)
@@ -120,12 +138,25 @@ $(B)/libgemmprof.a: $(LIB_OBJ) $(B)/mpi-$(MPI).stamp
 	@rm -f $@
 	ar rcs $@ $(LIB_OBJ)
 
+# --no-undefined: a part that needs the CUDA runtime (or anything else not
+# loaded by every CUDA application) fails here, not inside someone's app.
+$(INJECT): $(INJECT_OBJ) src/trace/inject.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(INJECT_OBJ) -Wl,--no-undefined -Wl,-Bsymbolic \
+	    -Wl,--version-script=src/trace/inject.map -ldl -lstdc++ -lpthread -lm
+
 $(B)/mpi-$(MPI).stamp:
 	@mkdir -p $(dir $@)
 	@rm -f $(B)/mpi-*.stamp
 	@touch $@
 
-$(B)/%.o: %.c
+# Rewritten only when the C compiler or its flags change (as -fPIC once
+# did), so every C object is rebuilt then, and only then.
+$(B)/cflags.txt: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CPPFLAGS) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CPPFLAGS) $(CFLAGS)' > $@
+
+$(B)/%.o: %.c $(B)/cflags.txt
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -174,7 +205,7 @@ $(B)/tests/%: tests/%.c $(B)/libgemmprof.a
 
 tests: $(TESTS)
 
-test check: $(BIN)/gemmprof $(TESTS)
+test check: $(BIN)/gemmprof $(INJECT) $(TESTS)
 	@GEMMPROF_BIN=$(BIN)/gemmprof GEMMPROF_BUILD=$(B) bash tests/run.sh $(TESTS)
 
 # Charts and reports from the committed reference data (no GPU needed).
@@ -190,16 +221,18 @@ plugin:
 	CUDA_HOME=$(CUDA_HOME) NVCC=$(NVCC) ARCH="$(ARCH)" scripts/gemmprof-build \
 	    $(if $(OUT),-o $(OUT)) $(SRC)
 
-install: $(BIN)/gemmprof
+install: $(BIN)/gemmprof $(INJECT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/gemmprof \
+	           $(DESTDIR)$(PREFIX)/lib/gemmprof \
 	           $(DESTDIR)$(PREFIX)/share/gemmprof/plots $(DESTDIR)$(PREFIX)/share/gemmprof/reports
 	install -m 755 $(BIN)/gemmprof $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(INJECT) $(DESTDIR)$(PREFIX)/lib/gemmprof/
 	install -m 644 src/gemmprof.h $(DESTDIR)$(PREFIX)/include/gemmprof/
 	install -m 755 scripts/gemmprof-build $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gemmprof/plots/
 	cp -r reports/data $(DESTDIR)$(PREFIX)/share/gemmprof/reports/
 
 clean:
-	rm -rf $(B) $(BIN)
+	rm -rf $(B) $(BIN) $(LIBDIR)/gemmprof
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -5,7 +5,7 @@
 #   f           CSV, one row per kernel in ladder order: label,dram_mb,
 #               compulsory_mb,bank_ratio,spill_bytes,occ_achieved,occ_theoretical
 #   nrow        rows in f
-#   has_dram, has_bank, has_spill, has_ach, has_theo   1 if there is any value
+#   has_dram, has_comp, has_bank, has_spill, has_ach, has_theo   1 if there is any value
 #               (has_ach: achieved occupancy; has_theo: theoretical)
 #   dram_lo, dram_hi, bank_hi, spill_hi      y ranges; ttl
 if (!exists('w')) w = 11
@@ -36,9 +36,14 @@ set ylabel 'MB (log scale)'
 set logscale y 10
 set format y '%g'
 set yrange [dram_lo:dram_hi]
+# (traced kernels have no GEMM shape, so no compulsory minimum)
 if (has_dram) {
-    plot f using 2:xtic(1) lc rgb '#1f77b4' title 'DRAM bytes (read + write)', \
-         '' using 3 lc rgb '#bbbbbb' title 'compulsory bytes'
+    if (has_comp) {
+        plot f using 2:xtic(1) lc rgb '#1f77b4' title 'DRAM bytes (read + write)', \
+             '' using 3 lc rgb '#bbbbbb' title 'compulsory bytes'
+    } else {
+        plot f using 2:xtic(1) lc rgb '#1f77b4' title 'DRAM bytes (read + write)'
+    }
 } else {
     why = 'not measured (run with counters)'
     @empty_panel

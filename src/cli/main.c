@@ -9,6 +9,7 @@
 #include "report/report.h"
 #include "run/run.h"
 #include "sweep/sweep.h"
+#include "trace/trace.h"
 #include "util/util.h"
 #include "data/data.h"
 
@@ -23,6 +24,7 @@ static const struct {
     {"diff", gp_cmd_diff},
     {"sweep", gp_cmd_sweep},
     {"dist", gp_cmd_dist},
+    {"trace", gp_cmd_trace},
 };
 
 int main(int argc, char **argv)
@@ -33,7 +35,7 @@ int main(int argc, char **argv)
             if (strcmp(argv[1], subcommands[i].word) == 0)
                 return subcommands[i].fn(argc - 1, argv + 1);
         gp_error("unknown command '%s' (commands: run, probe, plot, report, "
-                 "diff, sweep, dist; "
+                 "diff, sweep, dist, trace; "
                  "see --help)", argv[1]);
         return 2;
     }

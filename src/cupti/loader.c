@@ -10,6 +10,12 @@ extern const char *const gp_cuda_home;   /* build/gen/version.c */
 
 #define CUPTI_SONAME "libcupti.so.13"
 
+/* The symbol a name stands for after the header's own renaming: cuda.h
+ * maps cuMemAlloc to cuMemAlloc_v2 (the 64-bit ABI), and dlsym must look
+ * up the same function the prototype describes. */
+#define GP_SYMBOL(name) GP_SYMBOL_(name)
+#define GP_SYMBOL_(name) #name
+
 static gp_cupti_api cupti;
 static int cupti_state;                  /* 0 untried, 1 loaded, -1 failed */
 static char cupti_why[600];
@@ -63,7 +69,7 @@ const gp_cupti_api *gp_cupti_load(char *why, size_t whylen)
         } else {
             int bad = 0;
 #define GP_RESOLVE(name) \
-            bad = bad || resolve(h, #name, (void **)&cupti.name, cupti.path, \
+            bad = bad || resolve(h, GP_SYMBOL(name), (void **)&cupti.name, cupti.path, \
                                  cupti_why, sizeof cupti_why);
             GP_CUPTI_FUNCS(GP_RESOLVE)
 #undef GP_RESOLVE
@@ -87,7 +93,7 @@ const gp_cudrv_api *gp_cudrv_load(char *why, size_t whylen)
         } else {
             int bad = 0;
 #define GP_RESOLVE(name) \
-            bad = bad || resolve(h, #name, (void **)&cudrv.name, "libcuda.so.1", \
+            bad = bad || resolve(h, GP_SYMBOL(name), (void **)&cudrv.name, "libcuda.so.1", \
                                  cudrv_why, sizeof cudrv_why);
             GP_CUDRV_FUNCS(GP_RESOLVE)
 #undef GP_RESOLVE

@@ -17,6 +17,8 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_profiler_host.h>
+#include <cupti_callbacks.h>
+#include <cupti_activity.h>
 
 /* Every CUPTI entry point gemmprof calls. */
 #define GP_CUPTI_FUNCS(X)                           \
@@ -45,16 +47,43 @@
     X(cuptiRangeProfilerDecodeData)                 \
     X(cuptiRangeProfilerGetCounterDataSize)         \
     X(cuptiRangeProfilerCounterDataImageInitialize) \
-    X(cuptiRangeProfilerGetCounterDataInfo)
+    X(cuptiRangeProfilerGetCounterDataInfo)         \
+    /* gemmprof trace: callbacks and the Activity API */ \
+    X(cuptiSubscribe)                               \
+    X(cuptiUnsubscribe)                             \
+    X(cuptiEnableCallback)                          \
+    X(cuptiEnableDomain)                            \
+    X(cuptiActivityEnable)                          \
+    X(cuptiActivityRegisterCallbacks)               \
+    X(cuptiActivityFlushAll)                        \
+    X(cuptiActivityGetNextRecord)                   \
+    X(cuptiGetDeviceId)
 
 /* The few driver calls needed before CUPTI may be touched (CUPTI segfaults
- * without a driver or device, notes/cupti.md section 4). */
-#define GP_CUDRV_FUNCS(X) \
-    X(cuInit)             \
-    X(cuDeviceGetCount)   \
-    X(cuCtxGetCurrent)    \
-    X(cuCtxGetDevice)     \
-    X(cuGetErrorName)
+ * without a driver or device, notes/cupti.md section 4), and the static
+ * facts of a traced launch (gemmprof trace). */
+#define GP_CUDRV_FUNCS(X)                       \
+    X(cuInit)                                   \
+    X(cuDeviceGetCount)                         \
+    X(cuCtxGetCurrent)                          \
+    X(cuCtxGetDevice)                           \
+    X(cuGetErrorName)                           \
+    X(cuDeviceGetAttribute)                     \
+    X(cuDeviceGetName)                          \
+    X(cuDriverGetVersion)                       \
+    X(cuFuncGetAttribute)                       \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
+    X(cuStreamIsCapturing)                      \
+    X(cuKernelGetFunction)                      \
+    X(cuFuncGetName)                            \
+    X(cuModuleLoadData)                         \
+    X(cuModuleGetFunction)                      \
+    X(cuModuleUnload)                           \
+    X(cuMemAlloc)                               \
+    X(cuMemFree)                                \
+    X(cuStreamCreate)                           \
+    X(cuStreamDestroy)                          \
+    X(cuLaunchKernel)
 
 #define GP_FNPTR(name) __typeof__(name) *name;
 typedef struct {

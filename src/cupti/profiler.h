@@ -130,4 +130,31 @@ const char *gp_profiler_chip(const gp_profiler *p);
 double gp_profiler_seconds(const gp_profiler *p);
 void gp_profiler_end(gp_profiler *p);
 
+/* ---- launches gemmprof does not own (gemmprof trace; replay.c) ----
+ * Auto range + kernel replay on one CUDA context: Start before the
+ * application's launch, Stop after it; CUPTI replays the kernel inside the
+ * launch call as often as the config needs, saving and restoring the
+ * memory it can reach (gemmprof cannot prepare buffers it does not own).
+ * Calls CUPTI and the driver only (no CUDA runtime), so it runs inside any
+ * CUDA application.  The context must be current on the calling thread. */
+typedef struct gp_replay gp_replay;
+
+/* Enable one range profiler object on `cu_context` (a CUcontext) for
+ * `list`, and profile one throwaway launch of gemmprof's own kernel (the
+ * first range after Enable is slow and skewed); the caller's launch
+ * callbacks see that launch and must let it pass.  NULL with a one-line
+ * reason and fix in `why` (counters refused, unsupported device, ...). */
+gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
+                           char *why, size_t whylen);
+/* Around exactly one kernel launch.  start: 0, or -1 with err (a refusal
+ * sticks: every later start fails with the same reason).  stop: evaluates
+ * the launch's range into metric[] (indexed GP_M_*, for the metrics that
+ * are row columns); 0, or -1 with err. */
+int gp_replay_start(gp_replay *r, char *err, size_t errlen);
+int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
+                   char *err, size_t errlen);
+int gp_replay_passes(const gp_replay *r);
+const char *gp_replay_chip(const gp_replay *r);
+void gp_replay_end(gp_replay *r);
+
 #endif

@@ -96,8 +96,11 @@ void gp_csv_write_row_to(FILE *f, const gp_row *r)
             else
                 fputs("NA", f);
             break;
-        case GP_COL_LONG:
-            fprintf(f, "%ld", *(const long *)p);
+        case GP_COL_LONG:  /* negative is NA (row.h) */
+            if (*(const long *)p < 0)
+                fputs("NA", f);
+            else
+                fprintf(f, "%ld", *(const long *)p);
             break;
         case GP_COL_INT:
             if (*(const int *)p < 0)

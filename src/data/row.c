@@ -1,6 +1,7 @@
 /* row.c - the column table of a run file and the numbers derived from the
  * counters.  Everything that reads or writes a row walks gp_columns[]. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "row.h"
@@ -29,11 +30,12 @@ const gp_column gp_columns[] = {
     DBL(occupancy_theoretical), STR(occupancy_limiter),
     DBL(spill_store_bytes), DBL(spill_load_bytes),
     GP_METRICS(MET)
-    DBL(flop_count), DBL(ai_dram), DBL(ai_l2), DBL(gflops_counted),
+    DBL(flop_count), DBL(flop_2mnk), DBL(ai_dram), DBL(ai_l2), DBL(gflops_counted),
     DBL(bank_conflict_ratio),
     DBL(ranks), STR(rank), STR(grid), STR(dist_block), DBL(panel), STR(comm),
     DBL(compute_ms), DBL(comm_ms), DBL(transfer_ms), DBL(gflops_with_transfers),
     DBL(efficiency), STR(verify_scope),
+    LNG(pid), LNG(correlation_id), LNG(launches), DBL(time_total_ms),
 };
 #undef STR
 #undef LNG
@@ -63,9 +65,13 @@ int gp_row_skipped(const gp_row *r)
 void gp_row_init(gp_row *r)
 {
     memset(r, 0, sizeof *r);
-    for (int i = 0; i < gp_ncolumns; i++)
+    for (int i = 0; i < gp_ncolumns; i++) {
+        char *p = (char *)r + gp_columns[i].offset;
         if (gp_columns[i].type == GP_COL_DBL)
-            *(double *)((char *)r + gp_columns[i].offset) = NAN;
+            *(double *)p = NAN;
+        else if (gp_columns[i].type == GP_COL_LONG)
+            *(long *)p = -1;
+    }
     r->verified = -1;
 }
 
@@ -83,32 +89,76 @@ static double triple_flops(double fma, double add, double mul)
     return 2 * fma + add + mul;
 }
 
-/* A metric list may leave out the FP64 counters altogether (they are zero
- * for FP32 and TF32 kernels): an FP64 triple that is entirely NA counts as
- * absent, a partly collected one makes the total unknown.  The FP32 triple
- * is always needed. */
-static double flop_count(const double *m)
+/* The FLOP classes a row can count, each from its counters: the SIMT
+ * triples (2 fma + add + mul) and the tensor path (math ops, already two
+ * per multiply-add).  Order decides ties in the dominant class. */
+enum { FL_FP32, FL_FP64, FL_TF32, FL_BF16, FL_FP16, FL_FP8, FL_N };
+static const char *const class_names[FL_N] = {
+    "fp32", "fp64", "tf32", "bf16", "fp16", "fp8"
+};
+static const int tensor_metric[FL_N] = {
+    -1, GP_M_TENSOR_FP64, GP_M_TENSOR_TF32, GP_M_TENSOR_BF16,
+    GP_M_TENSOR_FP16, GP_M_TENSOR_FP8
+};
+
+/* FLOPs per class, and whether the class was counted at all.  A metric
+ * list may leave out the FP64 counters (zero for FP32 and TF32 kernels) or
+ * any tensor counter: not counted, so they add nothing.  A class counted
+ * in part (an FP64 triple with one NA) is NAN, and so is the total. */
+static void class_flops(const double *m, double f[FL_N], int counted[FL_N])
 {
-    double fp32 = triple_flops(m[GP_M_FFMA], m[GP_M_FADD], m[GP_M_FMUL]);
-    int fp64_absent = isnan(m[GP_M_DFMA]) && isnan(m[GP_M_DADD]) &&
-                      isnan(m[GP_M_DMUL]);
-    if (fp64_absent)
-        return fp32;
-    return fp32 + triple_flops(m[GP_M_DFMA], m[GP_M_DADD], m[GP_M_DMUL]);
+    f[FL_FP32] = triple_flops(m[GP_M_FFMA], m[GP_M_FADD], m[GP_M_FMUL]);
+    counted[FL_FP32] = 1;                     /* always needed */
+    int simt64 = !(isnan(m[GP_M_DFMA]) && isnan(m[GP_M_DADD]) && isnan(m[GP_M_DMUL]));
+    int tensor64 = !isnan(m[GP_M_TENSOR_FP64]);
+    f[FL_FP64] = (simt64 ? triple_flops(m[GP_M_DFMA], m[GP_M_DADD], m[GP_M_DMUL]) : 0) +
+                 (tensor64 ? m[GP_M_TENSOR_FP64] : 0);
+    counted[FL_FP64] = simt64 || tensor64;
+    for (int c = FL_TF32; c < FL_N; c++) {
+        f[c] = m[tensor_metric[c]];
+        counted[c] = !isnan(f[c]);
+    }
+}
+
+static double flop_count(const double f[FL_N], const int counted[FL_N])
+{
+    double sum = 0;
+    for (int c = 0; c < FL_N; c++)
+        if (counted[c])
+            sum += f[c];
+    return sum;
+}
+
+/* The class with the most FLOPs ("" when nothing was counted). */
+static const char *dominant_class(const double f[FL_N])
+{
+    int best = -1;
+    for (int c = 0; c < FL_N; c++)
+        if (!isnan(f[c]) && f[c] > 0 && (best < 0 || f[c] > f[best]))
+            best = c;
+    return best < 0 ? "" : class_names[best];
 }
 
 void gp_row_derive(gp_row *r)
 {
     const double *m = r->metric;
-    r->flop_count = flop_count(m);
-    /* Intensity uses the algorithm's 2mnk, the same FLOPs as `gflops`, so
-     * roofline points are consistent: the SIMT counters miss tensor-core
-     * work (cuBLAS DGEMM's DMMA), and for SIMT rungs 2*FFMA is 2mnk
-     * anyway (checked by the GPU tests). */
-    double algo = (r->m > 0 && r->n > 0 && r->k > 0)
-                      ? 2.0 * r->m * r->n * r->k : NAN;
-    r->ai_dram = ratio(algo, m[GP_M_DRAM_READ] + m[GP_M_DRAM_WRITE]);
-    r->ai_l2 = ratio(algo, m[GP_M_L2_BYTES]);
+    double f[FL_N];
+    int counted[FL_N];
+    class_flops(m, f, counted);
+    r->flop_count = flop_count(f, counted);
+    if (!r->precision[0])
+        snprintf(r->precision, sizeof r->precision, "%s", dominant_class(f));
+    r->flop_2mnk = (r->m > 0 && r->n > 0 && r->k > 0)
+                       ? 2.0 * r->m * r->n * r->k : NAN;
+    /* A point's x and y use the same FLOPs, so its distance below the
+     * bandwidth roof is bytes/time: the GEMM model's 2mnk where there is a
+     * shape (the same as `gflops`; for the ladder's SIMT rungs 2*FFMA is
+     * 2mnk exactly, checked by the GPU tests), counted FLOPs otherwise. */
+    double roof = isnan(r->flop_2mnk) ? r->flop_count : r->flop_2mnk;
+    r->ai_dram = ratio(roof, m[GP_M_DRAM_READ] + m[GP_M_DRAM_WRITE]);
+    r->ai_l2 = ratio(roof, m[GP_M_L2_BYTES]);
+    if (isnan(r->gflops) && isnan(r->flop_2mnk))
+        r->gflops = ratio(r->flop_count, r->time_ms * 1e6);
     /* FLOP per nanosecond is GFLOP per second. */
     r->gflops_counted = ratio(r->flop_count, m[GP_M_GPU_TIME]);
     r->bank_conflict_ratio =

@@ -3,7 +3,8 @@
  *
  * Every column is listed once, in GP_COLUMNS below; the CSV writer, the CSV
  * reader, README's schema table and the tests all derive from that list.
- * Numbers that were not measured are NAN in memory and NA in the file.
+ * Numbers that were not measured are NAN in memory and NA in the file (a
+ * long column is NA when negative: -1, which gp_row_init sets).
  * Bump GP_RUN_SCHEMA when a column is renamed or removed (adding is fine).
  */
 #ifndef GP_ROW_H
@@ -13,7 +14,11 @@
 
 #define GP_RUN_SCHEMA "gemmprof-run/1"
 
-/* CUPTI counters, named exactly as ncu spells them. */
+/* CUPTI counters, named exactly as ncu spells them.  The tensor-path
+ * counters count math operations, two per multiply-add (a 4096^3 cuBLAS
+ * TF32 or BF16 GEMM counts 2*4096^3, measured with ncu on an H100), so
+ * they add to flop_count as they are.  On GH100 the five of them take the
+ * default set from 3 passes to 5 (CUPTI host API, counted offline). */
 #define GP_METRICS(X)                                                        \
     X(GPU_TIME,      "gpu__time_duration.sum")                               \
     X(DRAM_READ,     "dram__bytes_read.sum")                                 \
@@ -25,6 +30,11 @@
     X(DFMA,          "sm__sass_thread_inst_executed_op_dfma_pred_on.sum")    \
     X(DADD,          "sm__sass_thread_inst_executed_op_dadd_pred_on.sum")    \
     X(DMUL,          "sm__sass_thread_inst_executed_op_dmul_pred_on.sum")    \
+    X(TENSOR_FP64,   "sm__ops_path_tensor_src_fp64.sum")                     \
+    X(TENSOR_TF32,   "sm__ops_path_tensor_src_tf32_dst_fp32.sum")            \
+    X(TENSOR_BF16,   "sm__ops_path_tensor_src_bf16_dst_fp32.sum")            \
+    X(TENSOR_FP16,   "sm__ops_path_tensor_src_fp16.sum")                     \
+    X(TENSOR_FP8,    "sm__ops_path_tensor_src_fp8.sum")                      \
     X(SMEM_CONF_LD,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") \
     X(SMEM_CONF_ST,  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum") \
     X(SMEM_WAVE_LD,  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") \
@@ -39,12 +49,18 @@ enum { GP_METRICS(GP_METRIC_ENUM) GP_NMETRICS };
 
 extern const char *const gp_metric_names[GP_NMETRICS];
 
+/* Long enough for most demangled cuBLAS/CUTLASS names; a longer one is
+ * cut and keeps its identity with a hash (gp_row_set_kernel). */
+#define GP_KERNEL_NAME_MAX 1024
+
 typedef struct {
     /* identity */
-    char kernel[64];
-    char precision[8];        /* "fp32", "fp64", "tf32"                     */
-    char config[64];          /* tile config, "" if none                    */
-    long m, n, k;
+    char kernel[GP_KERNEL_NAME_MAX];  /* registry name, or (trace) demangled */
+    char precision[8];        /* "fp32", "fp64", "tf32"; trace rows: the
+                                 dominant counted FLOPs (also bf16, fp16, fp8) */
+    char config[64];          /* tile config, "" if none; trace rows:
+                                 "grid=XxYxZ block=XxYxZ[ cluster=XxYxZ]"  */
+    long m, n, k;             /* -1 (NA) for trace rows: no GEMM shape      */
     double alpha, beta;
     /* timing (unprofiled launches, CUDA events) */
     double time_ms, time_min_ms, time_max_ms;
@@ -66,7 +82,7 @@ typedef struct {
     double spill_store_bytes, spill_load_bytes;  /* ptxas, per thread       */
     /* CUPTI counters and what is derived from them */
     double metric[GP_NMETRICS];
-    double flop_count, ai_dram, ai_l2, gflops_counted, bank_conflict_ratio;
+    double flop_count, flop_2mnk, ai_dram, ai_l2, gflops_counted, bank_conflict_ratio;
     /* distributed runs (gemmprof dist): one row per rank plus a summary row;
      * NA in single-GPU runs */
     double ranks;             /* MPI processes in the run                   */
@@ -83,6 +99,14 @@ typedef struct {
     double gflops_with_transfers;  /* 2mnk / (time + transfer)               */
     double efficiency;        /* compute_ms / time_ms (summary: mean over ranks) */
     char verify_scope[48];    /* "full", "sample RxC of MxN local C", ...   */
+    /* gemmprof trace: the process, and which launch(es) a row stands for;
+     * NA elsewhere (rank and ranks above carry the MPI rank and size) */
+    long pid;
+    long correlation_id;      /* CUPTI's id of the launch (per process), as
+                                 nsys shows it; NA in --summary rows      */
+    long launches;            /* launches the row stands for: 1, or the
+                                 count folded into a --summary row        */
+    double time_total_ms;     /* sum of the launches' durations           */
 } gp_row;
 
 /* A row with every number NA and strings empty. */
@@ -91,9 +115,30 @@ void gp_row_init(gp_row *r);
  * kernel needs (status "skipped: ..."): every measurement NA, not a
  * failure, and not comparable with anything. */
 int gp_row_skipped(const gp_row *r);
-/* Fill flop_count, ai_dram, ai_l2, gflops_counted, bank_conflict_ratio from
- * the counters (NA where an input is NA or a denominator is zero). */
+/* Fill flop_count, flop_2mnk, ai_dram, ai_l2, gflops_counted and
+ * bank_conflict_ratio from the counters (NA where an input is NA or a
+ * denominator is zero).  flop_count counts SIMT and tensor-path FLOPs.
+ * A roofline point's two coordinates use the same FLOPs: 2mnk where the
+ * row has a GEMM shape (gflops, set by the runner, is 2mnk/time), counted
+ * FLOPs where it has none (trace rows: gflops is then set here, from
+ * time_ms, when the runner has not set it).  A row with no precision gets
+ * the one of its largest counted FLOP class. */
 void gp_row_derive(gp_row *r);
+
+/* Kernel names (kernel_name.c).  gp_row_set_kernel copies `name`; one
+ * longer than the column keeps its first characters and ends with
+ * "...#" and a 64-bit FNV-1a hash of the whole name in hex, so two long
+ * names that share a start stay two kernels. */
+void gp_row_set_kernel(gp_row *r, const char *name);
+/* A short label for charts and tables: a registry name as it is; a
+ * demangled C++ name without its return type and parameter list, and if
+ * still longer than 40 characters, its longest identifier (the
+ * instantiation's name in cuBLAS/CUTLASS kernels:
+ * "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(...)"
+ * -> "cutlass_80_simt_sgemm_256x128_8x4_nn_align1"), cut to n-1. */
+void gp_kernel_label(const char *kernel, char *out, size_t n);
+/* "MxNxK", or "NA" for a row with no GEMM shape. */
+void gp_row_shape(const gp_row *r, char *out, size_t n);
 
 typedef enum { GP_COL_STR, GP_COL_LONG, GP_COL_INT, GP_COL_DBL } gp_col_type;
 typedef struct {

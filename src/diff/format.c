@@ -110,12 +110,14 @@ static void change(const gp_diff_row *r, char *buf, size_t n)
 
 static void label(const gp_row *r, char *buf, size_t n)
 {
-    size_t u = (size_t)snprintf(buf, n, "%s %s %ldx%ldx%ld%s%s", r->kernel,
-                                r->precision, r->m, r->n, r->k,
-                                r->config[0] ? " " : "", r->config);
+    char shape[64];
+    gp_row_shape(r, shape, sizeof shape);
+    size_t u = (size_t)snprintf(buf, n, "%s %s %s%s%s", r->kernel, r->precision,
+                                shape, r->config[0] ? " " : "", r->config);
     /* dist rows of one run differ only in rank (and grid between runs) */
     if (r->rank[0] && u < n)
-        snprintf(buf + u, n - u, " rank %s grid %s", r->rank, r->grid);
+        snprintf(buf + u, n - u, " rank %s%s%s", r->rank, r->grid[0] ? " grid " : "",
+                 r->grid);
 }
 
 static void summary(FILE *f, const gp_diff *d, const char *bold)
@@ -238,11 +240,13 @@ static void md_row(FILE *f, const gp_diff_row *r)
     cell(f, buf);
     cell(f, c->kernel);
     cell(f, c->precision);
+    char shape[64];
+    gp_row_shape(c, shape, sizeof shape);
     if (c->rank[0])
-        snprintf(buf, sizeof buf, "%ldx%ldx%ld rank %s grid %s", c->m, c->n,
-                 c->k, c->rank, c->grid);
+        snprintf(buf, sizeof buf, "%s rank %s%s%s", shape, c->rank,
+                 c->grid[0] ? " grid " : "", c->grid);   /* trace rows: no grid */
     else
-        snprintf(buf, sizeof buf, "%ldx%ldx%ld", c->m, c->n, c->k);
+        snprintf(buf, sizeof buf, "%s", shape);
     cell(f, buf);
     cell(f, c->config);
     for (int i = 0; i < NFACTS; i++) {

@@ -74,9 +74,10 @@ static json_t *key_of(const gp_row *r)
     json_t *o = json_object();
     set(o, "kernel", str_or_null(r->kernel));
     set(o, "precision", str_or_null(r->precision));
-    set(o, "m", json_integer(r->m));
-    set(o, "n", json_integer(r->n));
-    set(o, "k", json_integer(r->k));
+    /* trace rows have no GEMM shape: null */
+    set(o, "m", r->m < 0 ? json_null() : json_integer(r->m));
+    set(o, "n", r->n < 0 ? json_null() : json_integer(r->n));
+    set(o, "k", r->k < 0 ? json_null() : json_integer(r->k));
     set(o, "config", json_string(r->config));
     if (r->rank[0]) {
         set(o, "rank", json_string(r->rank));

@@ -86,11 +86,14 @@ int gp_diff_check_file(const char *path, char *err, size_t errlen)
 
 static void describe(const gp_row *r, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s %s %ldx%ldx%ld%s%s", r->kernel, r->precision, r->m,
-             r->n, r->k, r->config[0] ? " " : "", r->config);
+    char shape[64];
+    gp_row_shape(r, shape, sizeof shape);
+    gp_fmt(buf, n, "%s %s %s%s%s", r->kernel, r->precision, shape,
+           r->config[0] ? " " : "", r->config);
     if (r->rank[0]) {
         size_t used = strlen(buf);
-        snprintf(buf + used, n - used, " rank %s grid %s", r->rank, r->grid);
+        snprintf(buf + used, n - used, " rank %s%s%s", r->rank,
+                 r->grid[0] ? " grid " : "", r->grid);
     }
 }
 

@@ -124,6 +124,7 @@ static void rank_counters(gp_dist_run *r, gp_row *row)
     local.m = r->geom.mloc, local.n = r->geom.nloc;
     gp_row_derive(&local);
     row->flop_count = local.flop_count;
+    row->flop_2mnk = local.flop_2mnk;
     row->ai_dram = local.ai_dram;
     row->ai_l2 = local.ai_l2;
     row->gflops_counted = local.gflops_counted;

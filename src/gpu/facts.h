@@ -57,6 +57,12 @@ typedef struct {
 /* Allocation rules of compute capability `cc_major` into `in`; -1 for an
  * architecture these rules do not cover (then the limiter is "unknown"). */
 int gp_occupancy_rules(int cc_major, gp_occupancy_input *in);
+/* The device half of `in` (limits and allocation rules) from device
+ * attributes: `attr(id, ctx)` returns attribute `id` (a CUdevice_attribute;
+ * the runtime's cudaDevAttr numbers them alike), or -1.  The run reads
+ * them through the runtime, the trace injection library through the
+ * driver.  0, or -1 if one is missing or the architecture is not covered. */
+int gp_occupancy_device(gp_occupancy_input *in, int (*attr)(int id, void *ctx), void *ctx);
 void gp_occupancy_compute(const gp_occupancy_input *in, gp_occupancy *out);
 
 #endif

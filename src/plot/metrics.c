@@ -57,8 +57,9 @@ static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const doub
     fprintf(f, "# label,dram_mb,compulsory_mb,bank_ratio,spill_bytes,"
                "occ_achieved,occ_theoretical\n");
     for (int i = 0; i < n; i++) {
-        char name[256];
-        gp_data_text(o->format, k[i].kernel, name, sizeof name);
+        char name[256], label[48];
+        gp_kernel_label(k[i].kernel, label, sizeof label);
+        gp_data_text(o->format, label, name, sizeof name);
         fprintf(f, "%s", name);
         for (int c = 0; c < NCOL; c++) {
             double x = v[i * NCOL + c];
@@ -96,6 +97,7 @@ static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_key *k, in
     gp_var_str(&b, "f", path);
     gp_var_num(&b, "nrow", n);
     gp_var_num(&b, "has_dram", has(v, n, DRAM));
+    gp_var_num(&b, "has_comp", has(v, n, COMPULSORY));
     gp_var_num(&b, "has_bank", has(v, n, BANK));
     gp_var_num(&b, "has_spill", has(v, n, SPILL));
     gp_var_num(&b, "has_ach", has(v, n, OCC_ACH));

@@ -12,10 +12,11 @@
 #include "labels.h"
 #include "select.h"
 
-/* A point needs both coordinates. */
+/* A point needs both coordinates, on log axes: a traced kernel that
+ * counted no FLOPs (a fill, a copy) has none. */
 static double need_point(const gp_row *r)
 {
-    return isnan(r->gflops) ? NAN : r->ai_dram;
+    return r->gflops > 0 && r->ai_dram > 0 ? r->ai_dram : NAN;
 }
 
 static double ceil_val(const gp_dataset *d, const char *name, int theoretical)
@@ -31,8 +32,18 @@ typedef struct {
     double ridge_x, ridge_y, top;
 } compute_ceilings;
 
-/* Compute ceilings for the precisions drawn (TF32 kernels are measured
- * against FP32 FMA: there is no TF32 probe).  -1 if none is known. */
+/* Tensor-core precisions have no probe: their kernels are drawn under the
+ * FP32 FMA roof (so they may sit above it), as TF32 rungs always were. */
+static int under_fp32_roof(const char *precision)
+{
+    static const char *const names[] = { "fp32", "tf32", "bf16", "fp16", "fp8" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(precision, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Compute ceilings for the precisions drawn.  -1 if none is known. */
 static int pick_compute(const gp_dataset *d, const gp_key *k, int nk,
                         compute_ceilings *cc, double bw)
 {
@@ -44,8 +55,8 @@ static int pick_compute(const gp_dataset *d, const gp_key *k, int nk,
     for (int p = 0; p < 2; p++) {
         int used = 0;
         for (int i = 0; i < nk; i++)
-            used |= strcmp(k[i].precision, prec[p][0]) == 0 ||
-                    (p == 0 && strcmp(k[i].precision, "tf32") == 0);
+            used |= p == 0 ? under_fp32_roof(k[i].precision)
+                           : strcmp(k[i].precision, prec[p][0]) == 0;
         double m = ceil_val(d, prec[p][1], 0), t = ceil_val(d, prec[p][1], 1);
         if (!used || (isnan(m) && isnan(t)))
             continue;
@@ -117,11 +128,14 @@ static int write_points(const gp_chart_opts *o, const gp_key *k, const point *p,
     if (!f)
         return -1;
     gp_label lab[n + 1];
+    char names[n + 1][48];              /* traced names are long: labels */
     gp_fmt(pl->ridge_text, sizeof pl->ridge_text, "ridge %.3g FLOP/B", cc->ridge_x);
     lab[0] = (gp_label){ .x = cc->ridge_x, .y = cc->ridge_y, .text = pl->ridge_text,
                          .below = 1 };        /* the compute roof runs level */
-    for (int i = 0; i < n; i++)
-        lab[i + 1] = (gp_label){ .x = p[i].ai, .y = p[i].g, .text = k[i].kernel };
+    for (int i = 0; i < n; i++) {
+        gp_kernel_label(k[i].kernel, names[i], sizeof names[i]);
+        lab[i + 1] = (gp_label){ .x = p[i].ai, .y = p[i].g, .text = names[i] };
+    }
     /* The plot area of roofline.gp's 8.5 x 5.2 in page, legend outside. */
     gp_labels_place(lab, n + 1, r, 350, 300, 9);
     pl->ridge = lab[0];
@@ -130,7 +144,7 @@ static int write_points(const gp_chart_opts *o, const gp_key *k, const point *p,
     for (int i = 0; i < n; i++) {
         const gp_label *l = &lab[i + 1];
         char text[256];
-        gp_data_text(o->format, k[i].kernel, text, sizeof text);
+        gp_data_text(o->format, names[i], text, sizeof text);
         fprintf(f, "%s,%.6g,%.6g,", text, p[i].ai, p[i].g);
         fprintf(f, isnan(p[i].ai2) ? "NA," : "%.6g,", p[i].ai2);
         fprintf(f, "%.6g,%.6g,%c,%d\n", l->lx, l->ly, l->just, l->moved);

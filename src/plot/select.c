@@ -25,6 +25,13 @@ int gp_row_is_cublas(const gp_row *r)
     return gp_name_is_cublas(r->kernel);
 }
 
+/* Rows of gemmprof trace have no GEMM shape (m, n, k NA): no size axis,
+ * no compulsory bytes. */
+static int has_shape(const gp_row *r)
+{
+    return r->m > 0 && r->n > 0 && r->k > 0;
+}
+
 double gp_elt_bytes(const gp_row *r)
 {
     return strcmp(r->precision, "fp64") == 0 ? 8 : 4;
@@ -55,6 +62,8 @@ double gp_get_spill_bytes(const gp_row *r)
 /* C is read only when beta != 0 (BLAS semantics; NA beta counts as 0). */
 double gp_get_compulsory_bytes(const gp_row *r)
 {
+    if (!has_shape(r))
+        return NAN;
     double m = (double)r->m, n = (double)r->n, k = (double)r->k;
     double elems = m * k + k * n + m * n;
     if (!isnan(r->beta) && r->beta != 0)
@@ -76,6 +85,8 @@ static long dim(const gp_row *r, int d)
 
 static int in_sweep(const gp_sweep *s, const gp_row *r)
 {
+    if (!has_shape(r))
+        return 0;
     if (s->square)
         return r->m == r->n && r->n == r->k;
     for (int d = 0; d < 3; d++)
@@ -178,7 +189,7 @@ int gp_sweep_choose(const gp_where *w, gp_sweep *s)
     int any = 0, square = 0;
     for (int i = 0; i < w->d->nrows; i++) {
         const gp_row *r = &w->d->rows[i];
-        if (passes(&base, r)) {
+        if (passes(&base, r) && has_shape(r)) {
             any = 1;
             square |= r->m == r->n && r->n == r->k;
         }
@@ -259,7 +270,9 @@ int gp_shape_choose(const gp_where *w, const long want[3], long shape[3])
             gp_key *k;
             int n = gp_keys(&at, &k);
             free(k);
-            double flop = (double)r->m * (double)r->n * (double)r->k;
+            /* a traced file's rows share the "no shape" shape, chosen
+             * only where no row has a GEMM shape */
+            double flop = has_shape(r) ? (double)r->m * (double)r->n * (double)r->k : 0;
             if (pass == 0 && n > most)
                 most = n;
             if (pass == 1 && 4 * n >= 3 * most && flop > best_flop) {
@@ -371,7 +384,9 @@ int gp_cublas_key(const gp_where *w, const char *precision, gp_key *out)
 
 void gp_shape_str(const long s[3], char *out, size_t len)
 {
-    if (s[0] == s[1] && s[1] == s[2])
+    if (s[0] < 0)
+        gp_fmt(out, len, "NA (traced kernels)");
+    else if (s[0] == s[1] && s[1] == s[2])
         gp_fmt(out, len, "%ld", s[0]);
     else
         gp_fmt(out, len, "%ldx%ldx%ld", s[0], s[1], s[2]);

@@ -82,7 +82,7 @@ static void summary_row(const gp_dataset *d, const long shape[3], const gp_key *
     gp_where w = { .d = d, .shape = shape };
     int usable = !isnan(gp_median(&w, k, gp_get_gflops)) ||
                  !isnan(gp_median(&w, k, get_time));
-    gp_fmt(c[0], 64, "%s", k->kernel);
+    gp_kernel_label(k->kernel, c[0], 64);
     gp_fmt(c[1], 64, "%s", k->precision);
     gp_key used = gp_config_used(&w, k);
     gp_fmt(c[2], 64, "%s", used.config[0] ? used.config : "-");
@@ -168,7 +168,7 @@ int gp_table_by_size(const gp_dataset *d, gp_table *t)
     if (table_alloc(t, n) == 0)
         for (int i = 0; i < n; i++) {
             char (*c)[64] = t->cell[t->nrow++];
-            gp_fmt(c[0], 64, "%s", k[i].kernel);
+            gp_kernel_label(k[i].kernel, c[0], 64);
             for (int j = 0; j < cols; j++) {
                 w.x = pick[j];
                 double g = gp_median(&w, &k[i], gp_get_gflops);

@@ -248,63 +248,6 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
     return -1;
 }
 
-/* getopt's own messages are off (opterr = 0): say what was wrong with a
- * long option from its spelling in argv. */
-static void bad_long_option(int c, const char *arg, char *err, size_t errlen)
-{
-    const char *name = arg + 2;
-    size_t len = strcspn(name, "=");
-    int matches = 0;
-    const struct option *hit = NULL;
-    char list[256] = "";
-    for (const struct option *lo = long_opts; lo->name; lo++) {
-        if (strncmp(lo->name, name, len) != 0)
-            continue;
-        if (strlen(lo->name) == len) {        /* exact beats prefixes */
-            hit = lo;
-            matches = 1;
-            break;
-        }
-        hit = lo;
-        matches++;
-        size_t n = strlen(list);
-        snprintf(list + n, sizeof list - n, "%s--%s", n ? ", " : "", lo->name);
-    }
-    if (matches > 1)
-        snprintf(err, errlen, "option '--%.*s' is ambiguous (%s)", (int)len, name, list);
-    else if (matches == 0)
-        snprintf(err, errlen, "unknown option '--%.*s'", (int)len, name);
-    else if (c == ':')
-        snprintf(err, errlen, "option '--%s' needs an argument", hit->name);
-    else
-        snprintf(err, errlen, "option '--%s' takes no argument", hit->name);
-}
-
-static int is_long_error(const char *arg)
-{
-    if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
-        return 0;
-    if (optopt == 0 || optopt >= 256)
-        return 1;
-    /* optopt is a short letter: the long option spelled in arg has it? */
-    size_t len = strcspn(arg + 2, "=");
-    for (const struct option *lo = long_opts; lo->name; lo++)
-        if (lo->val == optopt && strncmp(lo->name, arg + 2, len) == 0)
-            return 1;
-    return 0;
-}
-
-static void bad_option(int c, char **argv, char *err, size_t errlen)
-{
-    const char *arg = argv[optind - 1];
-    if (is_long_error(arg))
-        bad_long_option(c, arg, err, errlen);
-    else if (c == ':')
-        snprintf(err, errlen, "option '-%c' needs an argument", optopt);
-    else
-        snprintf(err, errlen, "unknown option '-%c'", optopt);
-}
-
 static int stray_arguments(int argc, char **argv, char *err, size_t errlen)
 {
     static const char *const commands[] = { "probe", "plot", "report", "diff" };
@@ -341,7 +284,7 @@ int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen)
             return 0;
         }
         if (c == '?' || c == ':') {
-            bad_option(c, argv, err, errlen);
+            gp_option_error(c, argv, long_opts, err, errlen);
             return -1;
         }
         if (apply_option(c, optarg, o, err, errlen) < 0)

@@ -64,6 +64,8 @@ void gp_cli_usage(FILE *f)
 "                       size, crossovers, tuning table for the mixed kernels\n"
 "  dist --mnk M,N,K --local KERNEL  (under mpirun -np P) distributed SUMMA\n"
 "                       GEMM over a PrxPc grid, block-cyclic (make MPI=1)\n"
+"  trace [OPTION]... -- CMD [ARG]...  run any CUDA application and profile\n"
+"                       its kernel launches into a run file (the same roofline)\n"
 "\n"
 "Exit status:\n"
 "  0  everything ran and verified\n"

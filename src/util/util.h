@@ -12,6 +12,12 @@
 void gp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void gp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* After getopt_long returned '?' or ':' (with opterr = 0): a one-line
+ * message naming the bad option as it was spelled (getopt_errors.c). */
+struct option;
+void gp_option_error(int c, char **argv, const struct option *long_opts,
+                     char *err, size_t errlen);
+
 /* snprintf that says nothing about truncation: messages and paths here are
  * cut to their buffers on purpose. */
 void gp_fmt(char *out, size_t len, const char *fmt, ...)
@@ -25,6 +31,9 @@ void gp_buf_free(gp_buf *b);
 typedef struct { char **v; int n; } gp_strlist;
 void gp_strlist_add(gp_strlist *l, const char *s);
 void gp_strlist_free(gp_strlist *l);
+
+/* The median of v[0..n), which it sorts; NAN for n = 0 (stats.c). */
+double gp_median_inplace(double *v, size_t n);
 
 /* A GPU name as a file-name word: "NVIDIA H200" -> "nvidia-h200". */
 void gp_slug(const char *s, char *out, size_t outlen);

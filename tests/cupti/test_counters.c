@@ -23,6 +23,10 @@
  *    checked there.
  *  - shared memory: the padded transposed tile has a lower bank-conflict
  *    ratio than the same kernel at stride 32.
+ *  - counted FLOPs: every TF32 and FP64 rung at 1024^3 (SIMT or tensor
+ *    cores: the tensor-path counters count two math ops per multiply-add)
+ *    counts 2*M*N*K within 0.2% (the alpha epilogue adds M*N FMULs,
+ *    0.05%), and the cuBLAS TF32 and FP64 references within 1%.
  * cuBLAS is excluded (its FMA count is its own business).  SKIP without a
  * GPU or where counters are refused; with GEMMPROF_REQUIRE_GPU=1 both fail. */
 #include <stdarg.h>
@@ -94,7 +98,9 @@ static gp_profiler *profiler(const char *spec)
 static void run_row(const counter_case *c, gp_profiler *p, gp_row *r)
 {
     char err[512];
-    gp_bench *b = gp_bench_create(GP_FP32, c->m, c->n, c->kk, 1.0, 0.0,
+    /* TF32 kernels share the FP32 bench, as the run command does */
+    gp_precision bp = c->k->precision == GP_FP64 ? GP_FP64 : GP_FP32;
+    gp_bench *b = gp_bench_create(bp, c->m, c->n, c->kk, 1.0, 0.0,
                                   (unsigned long long)(c->m + 3 * c->n + 7 * c->kk),
                                   err, sizeof err);
     if (!b)
@@ -186,7 +192,9 @@ static void multipass_dram_bytes_match_one_write_of_c(void **state)
     const counter_case *c = *state;
     gp_profiler *p = profiler("default");
     char err[512];
-    gp_bench *b = gp_bench_create(GP_FP32, c->m, c->n, c->kk, 1.0, 0.0, 11, err, sizeof err);
+    /* TF32 kernels share the FP32 bench, as the run command does */
+    gp_precision bp = c->k->precision == GP_FP64 ? GP_FP64 : GP_FP32;
+    gp_bench *b = gp_bench_create(bp, c->m, c->n, c->kk, 1.0, 0.0, 11, err, sizeof err);
     if (!b)
         fail_msg("%s: bench: %s", c->name, err);
     gp_run_opts o = {1, 0, 1, p};            /* flush_l2: scrub before each pass */
@@ -235,6 +243,23 @@ static void padding_lowers_the_bank_conflict_ratio(void **state)
     assert_true(rp.bank_conflict_ratio < rc.bank_conflict_ratio);
 }
 
+static void flop_count_is_2mnk(void **state)
+{
+    const counter_case *c = *state;
+    gp_row r;
+    run_row(c, profiler("default"), &r);
+    double want = 2.0 * c->m * c->n * c->kk, ratio = r.flop_count / want;
+    int ref = c->k == gp_registry_reference(c->k->precision);
+    print_message("%s: flop_count %.0f = %.5f x 2mnk (tensor fp64 %.0f, tf32 %.0f)\n",
+                  c->name, r.flop_count, ratio, r.metric[GP_M_TENSOR_FP64],
+                  r.metric[GP_M_TENSOR_TF32]);
+    if (isnan(ratio) || fabs(ratio - 1) > (ref ? 0.01 : 0.002))
+        fail_msg("%s: flop_count %.0f is %.5f x 2*M*N*K (tensor fp64 %.0f, tf32 %.0f, "
+                 "DFMA %.0f, FFMA %.0f)", c->name, r.flop_count, ratio,
+                 r.metric[GP_M_TENSOR_FP64], r.metric[GP_M_TENSOR_TF32],
+                 r.metric[GP_M_DFMA], r.metric[GP_M_FFMA]);
+}
+
 static int end_session(void **state)
 {
     (void)state;
@@ -255,7 +280,7 @@ static int add(counter_case *cs, int n, const gp_kernel *k, long m, long nn, lon
 int main(void)
 {
     static const long sizes[][3] = {{1024, 1024, 1024}, {1023, 1025, 127}};
-    int nk = gp_registry_count(), n = 0, cap = 4 * nk + 1;
+    int nk = gp_registry_count(), n = 0, cap = 5 * nk + 1;
     counter_case *cs = calloc((size_t)cap, sizeof *cs);
     struct CMUnitTest *t = calloc((size_t)cap + 1, sizeof *t);
     if (!cs || !t)
@@ -290,6 +315,14 @@ int main(void)
         n = add(cs, n, k, 1024, 1024, 1024, "dram_read_cold_l2");
         t[ntests++] = (struct CMUnitTest){cs[n - 1].name,
                                           dram_read_covers_a_and_b_from_cold_l2,
+                                          NULL, NULL, &cs[n - 1]};
+    }
+    for (int i = 0; i < nk; i++) {
+        const gp_kernel *k = gp_registry_get(i);
+        if (k->precision == GP_FP32)
+            continue;
+        n = add(cs, n, k, 1024, 1024, 1024, "flop_count");
+        t[ntests++] = (struct CMUnitTest){cs[n - 1].name, flop_count_is_2mnk,
                                           NULL, NULL, &cs[n - 1]};
     }
     int rc = _cmocka_run_group_tests("counters", t, (size_t)ntests, NULL, end_session);

@@ -36,7 +36,7 @@ static void init_sets_every_number_na(void **state)
         const char *p = (const char *)&r + c->offset;
         switch (c->type) {
         case GP_COL_DBL:  assert_true(isnan(*(const double *)p)); break;
-        case GP_COL_LONG: assert_int_equal(*(const long *)p, 0); break;
+        case GP_COL_LONG: assert_int_equal(*(const long *)p, -1); break;
         case GP_COL_INT:  assert_int_equal(*(const int *)p, -1); break;
         case GP_COL_STR:  assert_string_equal(p, ""); break;
         }
@@ -146,6 +146,140 @@ static void derive_no_counters_all_na(void **state)
     assert_true(isnan(r.bank_conflict_ratio));
 }
 
+
+/* cuBLAS TF32 at 4096^3, as ncu measured it on an H100: the tensor path
+ * counts 2*4096^3 math ops; a few SIMT FLOPs of the epilogue beside it. */
+static void derive_counts_tensor_flops(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.metric[GP_M_TENSOR_TF32] = 2.0 * 4096 * 4096 * 4096;
+    r.metric[GP_M_TENSOR_FP64] = 0;
+    r.metric[GP_M_TENSOR_BF16] = r.metric[GP_M_TENSOR_FP16] = r.metric[GP_M_TENSOR_FP8] = 0;
+    gp_row_derive(&r);
+    assert_near(r.flop_count, 2030 + 2.0 * 4096 * 4096 * 4096, 0);
+    assert_near(r.ai_dram, 2000.0 / 400, 1e-12);  /* a shape: still 2mnk */
+}
+
+static void derive_fp64_tensor_adds_to_simt(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.metric[GP_M_DFMA] = 100; r.metric[GP_M_DADD] = 0; r.metric[GP_M_DMUL] = 0;
+    r.metric[GP_M_TENSOR_FP64] = 5000;
+    gp_row_derive(&r);
+    assert_near(r.flop_count, 2030 + 200 + 5000, 0);
+    /* the FP64 triple absent, the tensor counter present: still counted */
+    r.metric[GP_M_DFMA] = r.metric[GP_M_DADD] = r.metric[GP_M_DMUL] = NAN;
+    gp_row_derive(&r);
+    assert_near(r.flop_count, 2030 + 5000, 0);
+}
+
+/* A traced launch: no GEMM shape, so intensity and GFLOP/s use the
+ * counted FLOPs, and the precision is the largest FLOP class. */
+static void derive_trace_row_uses_counted_flops(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.m = r.n = r.k = -1;
+    r.metric[GP_M_TENSOR_BF16] = 1e6;
+    r.time_ms = 0.002;                            /* 2 us */
+    gp_row_derive(&r);
+    assert_true(isnan(r.flop_2mnk));
+    assert_near(r.flop_count, 2030 + 1e6, 0);
+    assert_near(r.ai_dram, (2030 + 1e6) / 400, 1e-9);
+    assert_near(r.ai_l2, (2030 + 1e6) / 2030, 1e-9);
+    assert_near(r.gflops, (2030 + 1e6) / 2000.0, 1e-9);   /* FLOP per ns */
+    assert_string_equal(r.precision, "bf16");
+}
+
+static void derive_keeps_runner_gflops_and_precision(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    strcpy(r.precision, "tf32");
+    r.gflops = 123;
+    r.time_ms = 1;
+    r.metric[GP_M_DFMA] = 1e9; r.metric[GP_M_DADD] = 0; r.metric[GP_M_DMUL] = 0;
+    gp_row_derive(&r);
+    assert_near(r.gflops, 123, 0);
+    assert_near(r.flop_2mnk, 2000, 0);
+    assert_string_equal(r.precision, "tf32");
+    /* an empty precision is the dominant class, FP64 here */
+    r.precision[0] = '\0';
+    gp_row_derive(&r);
+    assert_string_equal(r.precision, "fp64");
+    /* nothing counted: stays empty */
+    gp_row_init(&r);
+    gp_row_derive(&r);
+    assert_string_equal(r.precision, "");
+}
+
+static void long_kernel_names_keep_identity(void **state)
+{
+    (void)state;
+    static char a[3000], b[3000];
+    memset(a, 'x', sizeof a - 1);
+    memcpy(b, a, sizeof b);
+    b[2990] = 'y';                                /* differs past the cut */
+    gp_row ra, rb;
+    gp_row_init(&ra);
+    gp_row_init(&rb);
+    gp_row_set_kernel(&ra, a);
+    gp_row_set_kernel(&rb, b);
+    assert_int_equal(strlen(ra.kernel), GP_KERNEL_NAME_MAX - 1);
+    assert_memory_equal(ra.kernel, a, GP_KERNEL_NAME_MAX - 21);
+    assert_memory_equal(ra.kernel + GP_KERNEL_NAME_MAX - 21, "...#", 4);
+    assert_string_not_equal(ra.kernel, rb.kernel);
+    gp_row_set_kernel(&ra, "void f<int, 2>(float*, int)");
+    assert_string_equal(ra.kernel, "void f<int, 2>(float*, int)");
+}
+
+static void labels_are_short_and_telling(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        { "wide_tile", "wide_tile" },
+        { "ffma_chain(float*, int)", "ffma_chain" },
+        { "void ffma_chain<4>(float*, int)", "ffma_chain<4>" },
+        { "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"
+          "(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)",
+          "cutlass_80_simt_sgemm_256x128_8x4_nn_align1" },
+        { "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+          "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
+          "at::detail::Array<char*, 1>)", "vectorized_elementwise_kernel" },
+        { "void (anonymous namespace)::softmax_warp_forward<float, float, float, 10>"
+          "(float*, float const*, int)", "softmax_warp_forward" },
+        { "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32_kernel",
+          "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32_kernel" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[96];
+        gp_kernel_label(cases[i][0], out, sizeof out);
+        assert_string_equal(out, cases[i][1]);
+    }
+    char small[8];
+    gp_kernel_label("wide_tile", small, sizeof small);
+    assert_string_equal(small, "wide_ti");
+}
+
+static void shape_na_without_gemm(void **state)
+{
+    (void)state;
+    gp_row r;
+    gp_row_init(&r);
+    char s[32];
+    gp_row_shape(&r, s, sizeof s);
+    assert_string_equal(s, "NA");
+    r.m = 8; r.n = 4; r.k = 2;
+    gp_row_shape(&r, s, sizeof s);
+    assert_string_equal(s, "8x4x2");
+}
+
 static void columns_names_unique(void **state)
 {
     (void)state;
@@ -187,10 +321,11 @@ static void columns_in_documented_order(void **state)
         "occupancy_limiter", "spill_store_bytes", "spill_load_bytes",
     };
     static const char *const tail[] = {
-        "flop_count", "ai_dram", "ai_l2", "gflops_counted", "bank_conflict_ratio",
+        "flop_count", "flop_2mnk", "ai_dram", "ai_l2", "gflops_counted",
+        "bank_conflict_ratio",
         "ranks", "rank", "grid", "dist_block", "panel", "comm", "compute_ms",
         "comm_ms", "transfer_ms", "gflops_with_transfers", "efficiency",
-        "verify_scope",
+        "verify_scope", "pid", "correlation_id", "launches", "time_total_ms",
     };
     int nh = (int)(sizeof head / sizeof head[0]);
     int nt = (int)(sizeof tail / sizeof tail[0]);
@@ -250,6 +385,13 @@ int main(void)
         cmocka_unit_test(derive_na_inputs_propagate),
         cmocka_unit_test(derive_zero_denominators_give_na),
         cmocka_unit_test(derive_no_counters_all_na),
+        cmocka_unit_test(derive_counts_tensor_flops),
+        cmocka_unit_test(derive_fp64_tensor_adds_to_simt),
+        cmocka_unit_test(derive_trace_row_uses_counted_flops),
+        cmocka_unit_test(derive_keeps_runner_gflops_and_precision),
+        cmocka_unit_test(long_kernel_names_keep_identity),
+        cmocka_unit_test(labels_are_short_and_telling),
+        cmocka_unit_test(shape_na_without_gemm),
         cmocka_unit_test(columns_names_unique),
         cmocka_unit_test(columns_hold_every_metric_at_its_slot),
         cmocka_unit_test(columns_in_documented_order),

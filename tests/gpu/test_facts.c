@@ -12,24 +12,13 @@
 #include <cuda_occupancy.h>
 #include "gpu/facts.h"
 #include "gpu/ptxas_facts.h"
+#include "sm90.h"
 
 /* What cudaDeviceGetAttribute reports on an H100/H200 (compute 9.0). */
 static gp_occupancy_input sm90(int threads, int regs, size_t smem)
 {
-    gp_occupancy_input in;
-    memset(&in, 0, sizeof in);
-    in.block_threads = threads;
-    in.regs_per_thread = regs;
-    in.smem_per_block = smem;
-    in.warp_size = 32;
-    in.max_threads_per_sm = 2048;
-    in.max_threads_per_block = 1024;
-    in.max_blocks_per_sm = 32;
-    in.regs_per_sm = 65536;
-    in.max_regs_per_block = 65536;
-    in.smem_per_sm = 233472;
-    in.smem_reserved_per_block = 1024;
-    assert_int_equal(gp_occupancy_rules(9, &in), 0);
+    gp_occupancy_input in = gp_test_sm90(threads, regs, smem);
+    assert_int_equal(in.reg_alloc_unit, 256);      /* the rules were set */
     return in;
 }
 

@@ -1,0 +1,324 @@
+/* inject.c - the injected library's entry point and its callbacks.
+ *
+ * InitializeInjection (called by the driver inside cuInit) subscribes to
+ * context creation and destruction and to the kernel launch APIs.  At a
+ * launch's API entry the kernel is named and the filter decides; a
+ * selected launch starts the Range Profiler of its context (auto range +
+ * kernel replay, replay.c), CUPTI replays the kernel inside the launch
+ * call, and at the API exit the counters are evaluated, the row written
+ * and flushed.  A selected launch holds a writer lock from entry to exit
+ * and every other launch a reader lock, so no kernel of another thread
+ * slips into a profiled range.  Nothing is printed: CMD's output is its
+ * own; what went wrong goes into the part file as "# key: value" lines. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cupti_driver_cbid.h>
+
+#include "cupti/profiler.h"
+#include "inject.h"
+
+gp_inject gp_inj = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static pthread_rwlock_t launch_lock;
+static char activity_trouble[400];      /* written once a part exists */
+
+typedef struct {
+    CUcontext ctx;
+    gp_replay *rp;                      /* NULL: counters refused here */
+} ctx_session;
+static ctx_session sessions[64];
+static int nsessions;
+
+/* The launch this thread is in, between its API entry and exit. */
+typedef struct {
+    int state;                          /* 0 none, 1 not profiled, 2 profiled */
+    uint32_t corr;
+    CUfunction f;
+    gp_trace_launch l;
+    char *name;
+    gp_replay *rp;                      /* started for this launch, or NULL */
+} inflight;
+static __thread inflight tl;
+
+static const CUpti_CallbackId launch_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
+/* Trouble, said once per process in the part file (lock held). */
+static void note_once(int *done, const char *key, const char *prefix, const char *what)
+{
+    if (*done || !gp_inj.part)
+        return;
+    char v[600];
+    snprintf(v, sizeof v, "%s%s", prefix, what);
+    gp_inject_part_note(key, v);
+    *done = 1;
+}
+
+/* The context's range profiler, enabled at its first profiled launch
+ * (lock held).  NULL when counters are refused there. */
+static gp_replay *session_for(CUcontext ctx)
+{
+    for (int i = 0; i < nsessions; i++)
+        if (sessions[i].ctx == ctx)
+            return sessions[i].rp;
+    if (nsessions == (int)(sizeof sessions / sizeof sessions[0]))
+        return NULL;
+    char why[512];
+    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, why, sizeof why);
+    sessions[nsessions++] = (ctx_session){ ctx, rp };
+    if (!rp) {
+        note_once(&gp_inj.noted_counters, "counters", "refused: ", why);
+    } else if (!gp_inj.noted_chip) {
+        char v[64];
+        gp_inject_part_note("chip", gp_replay_chip(rp));
+        snprintf(v, sizeof v, "%d", gp_replay_passes(rp));
+        gp_inject_part_note("passes", v);
+        gp_inj.noted_chip = 1;
+    }
+    return rp;
+}
+
+static void end_session(CUcontext ctx)
+{
+    for (int i = 0; i < nsessions; i++)
+        if (sessions[i].ctx == ctx) {
+            gp_replay_end(sessions[i].rp);
+            sessions[i] = sessions[--nsessions];
+            return;
+        }
+}
+
+/* The part file exists once the process has a context: that is what tells
+ * gemmprof it was a CUDA program (lock held). */
+static void open_part(CUcontext ctx)
+{
+    uint32_t dev = 0;
+    if (gp_inj.part || gp_inj.api->cuptiGetDeviceId(ctx, &dev) != CUPTI_SUCCESS)
+        return;
+    gp_inject_part_open(dev);
+    if (gp_inj.part && activity_trouble[0])
+        gp_inject_part_note("timing_error", activity_trouble);
+}
+
+/* A launch into a stream being captured into a graph runs later, in the
+ * graph, where no launch callback sees it: not counted, not profiled. */
+static int capturing(CUpti_CallbackId cbid, CUstream stream)
+{
+    int ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+               cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!stream && ptsz)
+        stream = CU_STREAM_PER_THREAD;
+    return gp_inj.drv->cuStreamIsCapturing(stream, &st) == CUDA_SUCCESS &&
+           st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (tl.state)                       /* a launch inside ours (CUPTI's) */
+        return;
+    gp_trace_launch l;
+    CUfunction f;
+    CUstream stream;
+    memset(&l, 0, sizeof l);
+    if (gp_inject_launch_params(cbid, cb->functionParams, &f, &stream, &l) != 0 ||
+        capturing(cbid, stream))
+        return;
+    pthread_mutex_lock(&gp_inj.lock);
+    open_part(cb->context);
+    const char *name = gp_inject_kernel_name(f, cb->symbolName);
+    int selected = gp_trace_filter_select(&gp_inj.filter, name);
+    char *copy = selected ? strdup(name) : NULL;
+    pthread_mutex_unlock(&gp_inj.lock);
+    if (!selected || !copy) {
+        free(copy);
+        pthread_rwlock_rdlock(&launch_lock);
+        tl = (inflight){ .state = 1, .corr = cb->correlationId };
+        return;
+    }
+    pthread_rwlock_wrlock(&launch_lock);
+    tl = (inflight){ .state = 2, .corr = cb->correlationId, .f = f, .l = l, .name = copy };
+    gp_inject_activity_want(cb->correlationId);
+    if (gp_inj.metrics.count == 0)
+        return;
+    pthread_mutex_lock(&gp_inj.lock);
+    gp_replay *rp = session_for(cb->context);
+    char err[512];
+    if (rp && gp_replay_start(rp, err, sizeof err) == 0)
+        tl.rp = rp;
+    else if (rp)
+        note_once(&gp_inj.noted_counters, "counters", "refused: ", err);
+    pthread_mutex_unlock(&gp_inj.lock);
+}
+
+static void launch_exit(const CUpti_CallbackData *cb)
+{
+    if (!tl.state || tl.corr != cb->correlationId)
+        return;
+    if (tl.state == 1) {
+        tl.state = 0;
+        pthread_rwlock_unlock(&launch_lock);
+        return;
+    }
+    gp_trace_launch *l = &tl.l;
+    l->name = tl.name;
+    l->pid = gp_inj.pid;
+    l->rank = gp_inj.rank;
+    l->ranks = gp_inj.ranks;
+    l->correlation_id = cb->correlationId;
+    gp_inject_launch_facts(tl.f, l);
+    gp_row r;
+    gp_trace_launch_row(l, &r);
+    char err[512] = "";
+    int counted = !tl.rp || gp_replay_stop(tl.rp, tl.name, r.metric, err, sizeof err) == 0;
+    CUresult rc = cb->functionReturnValue ? *(const CUresult *)cb->functionReturnValue
+                                          : CUDA_SUCCESS;
+    if (rc != CUDA_SUCCESS) {
+        const char *e = NULL;
+        gp_inj.drv->cuGetErrorName(rc, &e);
+        snprintf(r.status, sizeof r.status, "error: launch failed: %s", e ? e : "?");
+    }
+    gp_row_derive(&r);
+    pthread_mutex_lock(&gp_inj.lock);
+    if (!counted)
+        note_once(&gp_inj.noted_error, "counter_error", "", err);
+    gp_inject_part_row(&r);
+    pthread_mutex_unlock(&gp_inj.lock);
+    free(tl.name);
+    tl = (inflight){ 0 };
+    pthread_rwlock_unlock(&launch_lock);
+    gp_inject_activity_flush(0);        /* the durations land on disk too */
+}
+
+static void context_event(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+    pthread_mutex_lock(&gp_inj.lock);
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        open_part(rd->context);
+    } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        end_session(rd->context);
+        pthread_mutex_unlock(&gp_inj.lock);
+        gp_inject_activity_flush(1);
+        return;
+    }
+    pthread_mutex_unlock(&gp_inj.lock);
+}
+
+static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
+                                 CUpti_CallbackId cbid, const void *data)
+{
+    (void)user;
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        context_event(cbid, data);
+        return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API)
+        return;
+    const CUpti_CallbackData *cb = data;
+    if (cb->callbackSite == CUPTI_API_ENTER)
+        launch_enter(cbid, cb);
+    else
+        launch_exit(cb);
+}
+
+static void at_exit(void)
+{
+    gp_inject_activity_flush(1);
+    pthread_mutex_lock(&gp_inj.lock);
+    if (gp_inj.part)
+        fflush(gp_inj.part);
+    pthread_mutex_unlock(&gp_inj.lock);
+}
+
+static const char *env(const char *name)
+{
+    return getenv(name);
+}
+
+/* What gemmprof asked for, from the environment it gave CMD. */
+static int read_settings(char *why, size_t n)
+{
+    const char *dir = getenv(GP_TRACE_ENV_DIR);
+    snprintf(gp_inj.dir, sizeof gp_inj.dir, "%s", dir);
+    if (gethostname(gp_inj.host, sizeof gp_inj.host) != 0)
+        strcpy(gp_inj.host, "host");
+    gp_inj.host[sizeof gp_inj.host - 1] = '\0';
+    gp_inj.pid = (long)getpid();
+    gp_trace_rank(env, gp_inj.rank, sizeof gp_inj.rank, &gp_inj.ranks);
+    const char *metrics = getenv(GP_TRACE_ENV_METRICS);
+    if (gp_metric_list_parse(metrics ? metrics : "default", &gp_inj.metrics, why, n) != 0)
+        return -1;
+    return gp_trace_filter_init(&gp_inj.filter, getenv(GP_TRACE_ENV_REGEX),
+                                getenv(GP_TRACE_ENV_SKIP), getenv(GP_TRACE_ENV_COUNT),
+                                why, n);
+}
+
+/* Without callbacks nothing can be traced: a part file that says why, so
+ * gemmprof reports it instead of "not a CUDA program". */
+static void cannot_trace(const char *why)
+{
+    if (gp_trace_part_name(gp_inj.part_path, sizeof gp_inj.part_path, gp_inj.dir,
+                           gp_inj.host, gp_inj.pid, "csv") != 0 ||
+        !(gp_inj.part = fopen(gp_inj.part_path, "w")))
+        return;
+    char v[700];
+    snprintf(v, sizeof v, "refused: gemmprof cannot trace this process: %s", why);
+    gp_inject_part_note("schema", GP_RUN_SCHEMA);
+    gp_inject_part_note("counters", v);
+    gp_csv_write_header(gp_inj.part);
+    fflush(gp_inj.part);
+}
+
+static int subscribe(char *why, size_t n)
+{
+    const gp_cupti_api *api = gp_inj.api;
+    CUpti_SubscriberHandle sub;
+    CUptiResult r = api->cuptiSubscribe(&sub, on_callback, NULL);
+    if (r != CUPTI_SUCCESS) {
+        gp_cupti_error(api, "cuptiSubscribe", r, why, n);
+        return -1;
+    }
+    r = api->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                 CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    if (r == CUPTI_SUCCESS)
+        r = api->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+                                     CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    for (size_t i = 0; r == CUPTI_SUCCESS && i < sizeof launch_cbids / sizeof *launch_cbids; i++)
+        r = api->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
+    if (r != CUPTI_SUCCESS) {
+        gp_cupti_error(api, "cuptiEnableCallback", r, why, n);
+        api->cuptiUnsubscribe(sub);
+        return -1;
+    }
+    return 0;
+}
+
+__attribute__((visibility("default"))) int InitializeInjection(void)
+{
+    static int done;
+    char why[600];
+    const char *dir = getenv(GP_TRACE_ENV_DIR);
+    if (done++ || !dir || !*dir)       /* injected by something else: idle */
+        return 1;
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&launch_lock, &attr);
+    if (read_settings(why, sizeof why) != 0 || !(gp_inj.drv = gp_cudrv_load(why, sizeof why)) ||
+        !(gp_inj.api = gp_cupti_load(why, sizeof why)) || subscribe(why, sizeof why) != 0) {
+        cannot_trace(why);
+        return 1;
+    }
+    if (gp_inject_activity_start(activity_trouble, sizeof activity_trouble) == 0)
+        activity_trouble[0] = '\0';
+    atexit(at_exit);
+    return 1;
+}

@@ -1,0 +1,179 @@
+/* options.c - `gemmprof trace [OPTION]... [--] CMD [ARG]...`: every option
+ * is checked before CMD starts, so a typo costs no run of the application. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cupti/profiler.h"
+#include "trace.h"
+
+enum { OPT_REGEX = 256, OPT_SKIP, OPT_COUNT, OPT_METRICS, OPT_SUMMARY, OPT_MERGE };
+
+/* "+": stop at the first word that is not an option (CMD's own options
+ * are CMD's). */
+static const char short_opts[] = "+:o:qh";
+static const struct option long_opts[] = {
+    { "kernel-regex", required_argument, NULL, OPT_REGEX },
+    { "launch-skip",  required_argument, NULL, OPT_SKIP },
+    { "launch-count", required_argument, NULL, OPT_COUNT },
+    { "metrics",      required_argument, NULL, OPT_METRICS },
+    { "out",          required_argument, NULL, 'o' },
+    { "summary",      no_argument,       NULL, OPT_SUMMARY },
+    { "merge",        required_argument, NULL, OPT_MERGE },
+    { "quiet",        no_argument,       NULL, 'q' },
+    { "help",         no_argument,       NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+};
+
+void gp_trace_usage(FILE *f)
+{
+    fputs(
+"Usage: gemmprof trace [OPTION]... [--] CMD [ARG]...\n"
+"Run CMD, any CUDA application, and profile its kernel launches in the\n"
+"process itself (CUPTI Range Profiler, kernel replay; durations from the\n"
+"Activity API in the same run): one row per profiled launch in a run file\n"
+"that gemmprof plot, report and diff read like any other.  CMD's stdin,\n"
+"stdout and stderr are its own; child processes are traced too.\n"
+"\n"
+"Which launches (ncu's meaning: skip and count apply to matching launches,\n"
+"counted in each process):\n"
+"      --kernel-regex RE   only kernels whose demangled name matches RE\n"
+"                          (POSIX extended, anywhere in the name; like ncu\n"
+"                          --kernel-name-base demangled -k regex:RE)\n"
+"      --launch-skip N     skip the first N matching launches (default 0)\n"
+"      --launch-count N    profile at most N matching launches (default all)\n"
+"\n"
+"What each row holds:\n"
+"      --metrics SPEC      hardware counters: default (gemmprof --list-metrics\n"
+"                          names them), none (durations and launch facts only,\n"
+"                          no replay), or NAME[,NAME...] as ncu spells them\n"
+"      --summary           fold launches of the same kernel and launch\n"
+"                          configuration into one row per process (launches,\n"
+"                          time_total_ms, median time and counters)\n"
+"\n"
+"Output:\n"
+"  -o, --out PATH          write the rows to FILE.csv, or to a new file in DIR\n"
+"                          (default results/)\n"
+"      --merge DIR         only merge the part files left in DIR (by a trace\n"
+"                          that did not finish) into --out\n"
+"  -q, --quiet             print only warnings and errors\n"
+"  -h, --help              show this help and exit\n"
+"\n"
+"Environment: GEMMPROF_INJECT_LIB names the injected library (default\n"
+"BINDIR/../" GP_TRACE_LIB_SUBDIR "/" GP_TRACE_LIB_NAME ").\n"
+"\n"
+"Exit status: CMD's (128+N when a signal N killed it; every row measured\n"
+"before is kept); 2 for bad options, a CMD that cannot be run, or a CMD that\n"
+"exits 0 without any process creating a CUDA context (not a CUDA program).\n"
+"\n"
+"Examples:\n"
+"  gemmprof trace -- ./my_solver input.dat\n"
+"  gemmprof trace --kernel-regex gemm --launch-count 3 -- python3 train.py\n"
+"  gemmprof trace --summary -o app.csv -- mpirun -np 2 ./app; gemmprof plot app.csv\n",
+        f);
+}
+
+/* Decimal digits only, at most max. */
+static int parse_count(const char *opt, const char *s, long max, long *out,
+                       char *err, size_t errlen)
+{
+    char *end;
+    long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+    if (v < 0 || *end || v > max) {
+        snprintf(err, errlen, "%s: '%s' is not a count (an integer, 0 or more)", opt, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int check_regex(const char *re, char *err, size_t errlen)
+{
+    regex_t r;
+    int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, &r, msg, sizeof msg);
+        snprintf(err, errlen, "--kernel-regex: '%s': %s", re, msg);
+        return -1;
+    }
+    regfree(&r);
+    return 0;
+}
+
+static int apply(int c, const char *arg, gp_trace_opts *o, char *err, size_t errlen)
+{
+    gp_metric_list list;
+    char msg[300];
+    switch (c) {
+    case OPT_REGEX:
+        o->kernel_regex = arg;
+        return check_regex(arg, err, errlen);
+    case OPT_SKIP:
+        return parse_count("--launch-skip", arg, LONG_MAX / 2, &o->launch_skip, err, errlen);
+    case OPT_COUNT:
+        return parse_count("--launch-count", arg, LONG_MAX / 2, &o->launch_count, err, errlen);
+    case OPT_METRICS:
+        if (gp_metric_list_parse(arg, &list, msg, sizeof msg) < 0) {
+            snprintf(err, errlen, "--metrics: %s", msg);
+            return -1;
+        }
+        o->metrics = arg;
+        return 0;
+    case 'o':
+    case OPT_MERGE:
+        if (!*arg) {
+            snprintf(err, errlen, "--%s: empty path", c == 'o' ? "out" : "merge");
+            return -1;
+        }
+        *(c == 'o' ? &o->out : &o->merge_dir) = arg;
+        return 0;
+    case OPT_SUMMARY: o->summary = 1; return 0;
+    case 'q':         o->quiet = 1;   return 0;
+    }
+    snprintf(err, errlen, "internal error: option %d not handled", c);
+    return -1;
+}
+
+int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->launch_count = -1;
+    o->metrics = "default";
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+        if (c == 'h') {
+            o->help = 1;
+            return 0;
+        }
+        if (c == '?' || c == ':') {
+            gp_option_error(c, argv, long_opts, err, errlen);
+            return -1;
+        }
+        if (apply(c, optarg, o, err, errlen) < 0)
+            return -1;
+    }
+    /* getopt leaves a "--" that ended the options behind it. */
+    o->cmd = argv + optind;
+    o->ncmd = argc - optind;
+    if (o->merge_dir) {
+        if (o->ncmd > 0) {
+            snprintf(err, errlen, "--merge takes no command (got '%s')", o->cmd[0]);
+            return -1;
+        }
+        return 0;
+    }
+    if (o->ncmd == 0) {
+        snprintf(err, errlen, "no command given: gemmprof trace [OPTION]... -- CMD [ARG]...");
+        return -1;
+    }
+    if (!o->cmd[0][0]) {
+        snprintf(err, errlen, "empty command name");
+        return -1;
+    }
+    return 0;
+}

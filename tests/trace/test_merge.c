@@ -1,0 +1,333 @@
+/* test_merge.c - gemmprof trace's rows on the CPU: the row of one launch,
+ * merging the part files of several processes (durations joined by
+ * correlation id, a part cut off by a crash, counters refused in one),
+ * and --summary folding. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "near.h"
+#include "sm90.h"
+#include "trace/trace.h"
+
+static char err[1024];
+static char top[64], dir[96];          /* dir: the parts; outputs in top */
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(top, sizeof top, "/tmp/gp-trace-merge-XXXXXX");
+    if (!mkdtemp(top))
+        return -1;
+    snprintf(dir, sizeof dir, "%s/parts", top);
+    return gp_mkdir_p(dir, err, sizeof err);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gp_rm_rf(top);
+    return 0;
+}
+
+static void launch(gp_trace_launch *l, const char *name, long corr)
+{
+    memset(l, 0, sizeof *l);
+    l->name = name;
+    l->grid[0] = 128, l->grid[1] = 2, l->grid[2] = 1;
+    l->block[0] = 256, l->block[1] = 1, l->block[2] = 1;
+    l->pid = 4242;
+    l->ranks = -1;
+    l->rank = "";
+    l->correlation_id = corr;
+    l->regs = 64;
+    l->local_bytes = 0;
+    l->static_smem = 1024;
+    l->dyn_smem = 16384;
+    l->active_blocks = -1;
+}
+
+static void launch_row_facts(void **state)
+{
+    (void)state;
+    gp_trace_launch l;
+    gp_row r;
+    launch(&l, "void ffma_chain<4>(float*, int)", 77);
+    l.have_device = 1;
+    l.dev = gp_test_sm90(0, 0, 0);
+    /* 64 regs x 256 threads: 4 blocks by registers, 13 by shared memory */
+    l.active_blocks = 4;
+    gp_trace_launch_row(&l, &r);
+    assert_string_equal(r.kernel, "void ffma_chain<4>(float*, int)");
+    assert_string_equal(r.config, "grid=128x2x1 block=256x1x1");
+    assert_int_equal(r.m, -1);
+    assert_int_equal(r.k, -1);
+    assert_near(r.grid_blocks, 256, 0);
+    assert_near(r.block_threads, 256, 0);
+    assert_near(r.regs_per_thread, 64, 0);
+    assert_near(r.smem_per_block, 1024 + 16384, 0);
+    assert_near(r.occupancy_theoretical, 50, 1e-12);
+    assert_string_equal(r.occupancy_limiter, "registers");
+    assert_int_equal(r.pid, 4242);
+    assert_int_equal(r.correlation_id, 77);
+    assert_int_equal(r.launches, 1);
+    assert_string_equal(r.rank, "");
+    assert_true(isnan(r.ranks));
+    assert_string_equal(r.status, "ok");
+    assert_true(isnan(r.metric[GP_M_FFMA]));
+    assert_true(isnan(r.spill_store_bytes));     /* no ptxas report for apps */
+
+    /* the driver disagrees with the arithmetic: no limiter is named */
+    l.active_blocks = 3;
+    l.cluster[0] = 2, l.cluster[1] = 1, l.cluster[2] = 1;
+    l.rank = "3";
+    l.ranks = 8;
+    gp_trace_launch_row(&l, &r);
+    assert_near(r.occupancy_theoretical, 37.5, 1e-12);
+    assert_string_equal(r.occupancy_limiter, "unknown");
+    assert_string_equal(r.config, "grid=128x2x1 block=256x1x1 cluster=2x1x1");
+    assert_string_equal(r.rank, "3");
+    assert_near(r.ranks, 8, 0);
+
+    /* nothing known from the driver: NA, not zero */
+    launch(&l, "k", 1);
+    l.regs = l.local_bytes = l.static_smem = -1;
+    gp_trace_launch_row(&l, &r);
+    assert_true(isnan(r.regs_per_thread));
+    assert_true(isnan(r.smem_per_block));
+    assert_true(isnan(r.occupancy_theoretical));
+    assert_string_equal(r.occupancy_limiter, "");
+}
+
+/* A row as the injected library writes it: 1000 FFMA per thread. */
+static void counted_row(gp_row *r, const char *name, long pid, long corr, double ffma)
+{
+    gp_trace_launch l;
+    launch(&l, name, corr);
+    l.pid = pid;
+    gp_trace_launch_row(&l, r);
+    for (int m = 0; m < GP_NMETRICS; m++)
+        r->metric[m] = 0;
+    r->metric[GP_M_FFMA] = ffma;
+    r->metric[GP_M_DRAM_READ] = 1e6;
+    r->metric[GP_M_DRAM_WRITE] = 1e6;
+    r->metric[GP_M_L2_BYTES] = 4e6;
+    r->metric[GP_M_GPU_TIME] = 2000;
+    r->metric[GP_M_WARPS_ACTIVE] = 50;
+    gp_row_derive(r);
+}
+
+static void write_text(const char *name, const char *text)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void write_part(const char *name, long pid, const char *note, const gp_row *rows,
+                       int n, int cut_last)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    gp_meta m;
+    gp_meta_init(&m);
+    gp_meta_set(&m, "schema", GP_RUN_SCHEMA);
+    gp_meta_set(&m, "command", "./app --n %ld", pid);
+    gp_meta_set(&m, "pid", "%ld", pid);
+    gp_meta_set(&m, "gpu_name", "NVIDIA H100 80GB HBM3");
+    gp_meta_set(&m, "sm_count", "132");
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    gp_csv_write_meta(f, &m);
+    gp_csv_write_header(f);
+    for (int i = 0; i < n; i++)
+        gp_csv_write_row_to(f, &rows[i]);
+    if (note)
+        fprintf(f, "# counters: %s\n", note);
+    if (cut_last)                      /* what a process killed mid-row leaves */
+        fputs("\"void killed_kernel(int)\",NA,\"grid=1x1", f);
+    fclose(f);
+}
+
+static gp_run_file rf;
+
+static void merge(int summary, gp_trace_merge_result *res, const char *out)
+{
+    char *argv[] = { "gemmprof", "trace", "--", "./app", NULL };
+    gp_trace_opts o = { .kernel_regex = "ffma|dadd", .launch_count = -1 };
+    gp_trace_merge_opts mo = { .summary = summary, .argc = 4, .argv = argv,
+                               .metrics = "default", .o = &o };
+    assert_int_equal(gp_trace_merge(dir, &mo, out, res, err, sizeof err), 0);
+    assert_int_equal(gp_csv_read(out, &rf, err, sizeof err), 0);
+}
+
+static void two_processes(void);
+
+/* The two processes' parts merged into top/NAME, read back into rf. */
+static void merge_fixture(int summary, const char *name, gp_trace_merge_result *res)
+{
+    char out[160];
+    two_processes();
+    snprintf(out, sizeof out, "%s/%s", top, name);
+    merge(summary, res, out);
+}
+
+static void two_processes(void)
+{
+    gp_row a[3], b[1];
+    counted_row(&a[0], "void ffma_chain<4>(float*, int)", 100, 11, 1000);
+    counted_row(&a[1], "void ffma_chain<4>(float*, int)", 100, 12, 3000);
+    counted_row(&a[2], "dadd_kernel(double*, double const*, int)", 100, 13, 0);
+    a[2].metric[GP_M_DADD] = 500;
+    counted_row(&b[0], "void ffma_chain<4>(float*, int)", 200, 5, 2000);
+    write_part("host-100.csv", 100, NULL, a, 3, 0);
+    /* launch 12 has two Activity records; 13 none; the last line was cut */
+    write_text("host-100.times", "11 1000 3000\n12 5000 6000\n12 7000 8500\n99 0 1\n13 1");
+    write_part("host-200.csv", 200, "refused: cuptiRangeProfilerStart: GPU performance "
+               "counters are restricted to admin users (ERR_NVGPUCTRPERM)", b, 1, 1);
+    write_text("host-200.times", "5 0 4000\n");
+    write_text("notes.txt", "not a part\n");
+}
+
+static void merge_joins_durations(void **state)
+{
+    (void)state;
+    gp_trace_merge_result res;
+    merge_fixture(0, "run.csv", &res);
+    assert_int_equal(res.parts, 2);
+    assert_int_equal(res.rows, 4);
+    assert_int_equal(res.timed, 3);
+    assert_non_null(strstr(res.refused, "ERR_NVGPUCTRPERM"));
+    assert_non_null(strstr(res.warning, "cut off"));        /* the killed row */
+    assert_int_equal(rf.nrows, 4);
+
+    const gp_row *r = &rf.rows[0];                   /* one record: 2 us */
+    assert_string_equal(r->kernel, "void ffma_chain<4>(float*, int)");
+    assert_near(r->time_ms, 0.002, 1e-12);
+    assert_int_equal(r->reps, 1);
+    assert_near(r->flop_count, 2000, 0);
+    assert_near(r->gflops, 2000 / 2000.0, 1e-12);   /* FLOP per ns */
+    assert_near(r->ai_dram, 2000 / 2e6, 1e-15);
+    assert_true(isnan(r->flop_2mnk));
+    assert_string_equal(r->precision, "fp32");
+    r = &rf.rows[1];                                 /* two records: median */
+    assert_near(r->time_ms, 0.00125, 1e-12);
+    assert_near(r->time_min_ms, 0.001, 1e-12);
+    assert_near(r->time_max_ms, 0.0015, 1e-12);
+    assert_int_equal(r->reps, 2);
+    r = &rf.rows[2];                                 /* no record: NA */
+    assert_true(isnan(r->time_ms));
+    assert_true(isnan(r->gflops));
+    assert_string_equal(r->precision, "fp64");
+    assert_near(r->flop_count, 500, 0);
+    r = &rf.rows[3];
+    assert_int_equal(r->pid, 200);
+    assert_near(r->time_ms, 0.004, 1e-12);
+
+    const char *p = gp_meta_get(&rf.meta, "processes");
+    assert_non_null(p);
+    assert_non_null(strstr(p, "2: 100 ./app --n 100; 200 ./app --n 200"));
+    assert_string_equal(gp_meta_get(&rf.meta, "gpu_name"), "NVIDIA H100 80GB HBM3");
+    assert_string_equal(gp_meta_get(&rf.meta, "schema"), GP_RUN_SCHEMA);
+    assert_non_null(strstr(gp_meta_get(&rf.meta, "counters"), "ERR_NVGPUCTRPERM"));
+    assert_non_null(strstr(gp_meta_get(&rf.meta, "trace_filter"), "ffma|dadd"));
+    assert_non_null(strstr(gp_meta_get(&rf.meta, "rows"), "one per profiled launch"));
+    assert_null(gp_meta_get(&rf.meta, "pid"));       /* per process: in rows */
+    gp_run_file_free(&rf);
+}
+
+static void merge_summary_folds(void **state)
+{
+    (void)state;
+    gp_trace_merge_result res;
+    merge_fixture(1, "summary.csv", &res);
+    assert_int_equal(res.rows, 3);
+    assert_int_equal(rf.nrows, 3);
+    const gp_row *r = &rf.rows[0];
+    assert_int_equal(r->launches, 2);
+    assert_int_equal(r->correlation_id, -1);
+    assert_near(r->time_total_ms, 0.002 + 0.00125, 1e-12);
+    assert_near(r->time_ms, (0.002 + 0.00125) / 2, 1e-12);
+    assert_near(r->time_min_ms, 0.001, 1e-12);
+    assert_near(r->time_max_ms, 0.002, 1e-12);
+    assert_near(r->metric[GP_M_FFMA], 2000, 0);      /* median of 1000, 3000 */
+    assert_near(r->flop_count, 4000, 0);
+    assert_near(r->gflops, 4000 / (1e6 * (0.002 + 0.00125) / 2), 1e-5);   /* %.6g */
+    assert_string_equal(gp_meta_get(&rf.meta, "rows"), "one per process, kernel and "
+                        "launch configuration (--summary): medians over its launches");
+    assert_int_equal(rf.rows[1].launches, 1);
+    assert_int_equal(rf.rows[2].pid, 200);           /* another process: apart */
+    gp_run_file_free(&rf);
+}
+
+static void merge_without_parts_writes_nothing(void **state)
+{
+    (void)state;
+    char empty[128], out[160];
+    snprintf(empty, sizeof empty, "%s/empty", top);
+    assert_int_equal(gp_mkdir_p(empty, err, sizeof err), 0);
+    snprintf(out, sizeof out, "%s/none.csv", top);
+    char *argv[] = { "gemmprof", NULL };
+    gp_trace_merge_opts mo = { .argc = 1, .argv = argv };
+    gp_trace_merge_result res;
+    assert_int_equal(gp_trace_merge(empty, &mo, out, &res, err, sizeof err), 0);
+    assert_int_equal(res.parts, 0);
+    assert_int_equal(access(out, F_OK), -1);
+    snprintf(empty, sizeof empty, "%s/no-such-dir", top);
+    assert_int_equal(gp_trace_merge(empty, &mo, out, &res, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no-such-dir"));
+}
+
+/* Folding on its own: groups in order of first appearance, medians over
+ * what is known, a failed launch's status carried. */
+static void fold_groups_and_medians(void **state)
+{
+    (void)state;
+    gp_row rows[5];
+    counted_row(&rows[0], "k1", 1, 1, 10);
+    counted_row(&rows[1], "k2", 1, 2, 20);
+    counted_row(&rows[2], "k1", 1, 3, 30);
+    counted_row(&rows[3], "k1", 1, 4, 50);
+    counted_row(&rows[4], "k1", 2, 5, 70);            /* other process */
+    for (int i = 0; i < 5; i++)
+        rows[i].time_ms = rows[i].time_total_ms = 0.001 * (i + 1);
+    rows[2].metric[GP_M_DRAM_READ] = NAN;             /* not counted there */
+    rows[3].metric[GP_M_DRAM_READ] = 3e6;
+    strcpy(rows[3].status, "error: launch failed: CUDA_ERROR_LAUNCH_FAILED");
+    assert_int_equal(gp_trace_fold(rows, 5), 3);
+    assert_string_equal(rows[0].kernel, "k1");
+    assert_int_equal(rows[0].pid, 1);
+    assert_int_equal(rows[0].launches, 3);
+    assert_near(rows[0].metric[GP_M_FFMA], 30, 0);
+    assert_near(rows[0].metric[GP_M_DRAM_READ], 2e6, 0);   /* median of 1e6, 3e6 */
+    assert_near(rows[0].time_ms, 0.003, 1e-12);
+    assert_near(rows[0].time_total_ms, 0.001 + 0.003 + 0.004, 1e-12);
+    assert_string_equal(rows[0].status, "error: launch failed: CUDA_ERROR_LAUNCH_FAILED");
+    assert_string_equal(rows[1].kernel, "k2");
+    assert_int_equal(rows[1].launches, 1);
+    assert_string_equal(rows[1].status, "ok");
+    assert_int_equal(rows[2].pid, 2);
+    assert_int_equal(gp_trace_fold(rows, 0), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(launch_row_facts),
+        cmocka_unit_test(merge_joins_durations),
+        cmocka_unit_test(merge_summary_folds),
+        cmocka_unit_test(merge_without_parts_writes_nothing),
+        cmocka_unit_test(fold_groups_and_medians),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# trace_gpu.sh - gemmprof trace on a GPU, with a fixture application of its
+# own main() (tests/fixtures/trace/app.cu, built here with nvcc): every
+# profiled launch gets a row with its demangled name, launch shape, static
+# facts, Activity API duration and counters, and its FFMA, FADD, FMUL, DFMA
+# and BF16 tensor counts equal what the kernels execute, exactly; the
+# application's stdout, stdin and exit status are its own; child processes
+# are traced; a crash keeps every row before it; the rows plot.
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+export GEMMPROF_PLOTS=${GEMMPROF_PLOTS:-$here/../plots}
+CMP="python3 $here/../scripts/trace-compare.py"
+GP=$(cd "$(dirname "$GP")" && pwd)/$(basename "$GP")
+cd "$TMP" || exit 1
+unset CUDA_INJECTION64_PATH
+
+gpu_or_skip trace_gpu/fixture_builds || exit 0
+ulimit -c 0
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+if ! "$NVCC" -O3 -arch="sm_${cc:-90}" -o app "$here/fixtures/trace/app.cu" >build.log 2>&1; then
+    fail trace_gpu/fixture_builds "$(tail -5 build.log)"
+    exit 0
+fi
+pass trace_gpu/fixture_builds
+
+# rows FILE: data rows; col FILE COLUMN: that column of every row (python's
+# csv: the names hold commas)
+rows() { grep -vc '^#' "$1" | awk '{ print $1 - 1 }'; }
+col() {
+    python3 -c 'import csv,sys
+lines=[l for l in open(sys.argv[1]) if not l.startswith("#")]
+for r in csv.DictReader(lines): print(r[sys.argv[2]])' "$1" "$2"
+}
+# want NAME CMD...: PASS if CMD succeeds, else FAIL with its output
+want() {
+    local name=$1; shift
+    local out; out=$("$@" 2>&1) && pass "$name" || fail "$name" "$(tail -5 <<<"$out")"
+}
+
+./app --launches 2 >plain.out 2>plain.err
+rc=$?
+[ $rc = 0 ] && pass trace_gpu/plain_run || fail trace_gpu/plain_run "exit $rc: $(cat plain.err)"
+
+# ---- one traced run: every launch, every check ----
+"$GP" trace -o t.csv -- ./app --launches 2 --expect expect.txt >traced.out 2>traced.err
+rc=$?
+[ $rc = 0 ] && pass trace_gpu/traced_run_exit_0 || fail trace_gpu/traced_run_exit_0 "exit $rc: $(cat traced.err)"
+cmp -s plain.out traced.out && pass trace_gpu/stdout_untouched ||
+    fail trace_gpu/stdout_untouched "$(diff plain.out traced.out | head -5)"
+grep -q 'counters unavailable' traced.err &&
+    fail trace_gpu/counters_collected "$(cat traced.err)" || pass trace_gpu/counters_collected
+n=$(rows t.csv)
+[ "$n" = 10 ] && pass trace_gpu/one_row_per_launch || fail trace_gpu/one_row_per_launch "$n rows, wanted 10"
+want trace_gpu/counts_exact $CMP expect t.csv expect.txt
+col t.csv kernel | grep -qx 'void chain<ffma_step, float>(float\*, float, float, int)' &&
+    pass trace_gpu/names_demangled || fail trace_gpu/names_demangled "$(col t.csv kernel | head -3)"
+col t.csv config | sort -u | grep -qx 'grid=264x1x1 block=256x1x1' &&
+    pass trace_gpu/launch_shape || fail trace_gpu/launch_shape "$(col t.csv config | sort -u)"
+bad=$(paste -d' ' <(col t.csv regs_per_thread) <(col t.csv occupancy_theoretical) \
+      <(col t.csv occupancy_limiter) | grep -vcE '^[0-9]+ [0-9.]+ (registers|shared_memory|warps|blocks)$')
+[ "$bad" = 0 ] && pass trace_gpu/static_facts ||
+    fail trace_gpu/static_facts "$bad rows without registers/occupancy/limiter"
+bad=$(col t.csv time_ms | grep -vcE '^[0-9.e+-]+$')
+[ "$bad" = 0 ] && pass trace_gpu/activity_durations ||
+    fail trace_gpu/activity_durations "$bad rows without time_ms"
+pids=$(col t.csv pid | sort -u)
+[ "$(wc -l <<<"$pids")" = 1 ] && [ "$pids" -gt 0 ] && pass trace_gpu/pid_tagged ||
+    fail trace_gpu/pid_tagged "$pids"
+col t.csv precision | sort -u | tr '\n' ' ' | grep -qx 'bf16 fp32 fp64 ' &&
+    pass trace_gpu/precision_from_counters || fail trace_gpu/precision_from_counters \
+    "$(col t.csv precision | sort -u | tr '\n' ' ')"
+
+# ---- the options ----
+"$GP" trace --summary -o s.csv -- ./app --launches 2 >/dev/null 2>s.err
+[ "$(rows s.csv)" = 5 ] && [ "$(col s.csv launches | sort -u)" = 2 ] &&
+    pass trace_gpu/summary_folds || fail trace_gpu/summary_folds "$(rows s.csv) rows: $(cat s.err)"
+"$GP" trace --kernel-regex 'chain<ffma_step' --launch-skip 1 --launch-count 1 -o f.csv -- \
+    ./app --launches 3 >/dev/null 2>f.err
+[ "$(rows f.csv)" = 1 ] && col f.csv kernel | grep -q '^void chain<ffma_step' &&
+    pass trace_gpu/kernel_regex_skip_count || fail trace_gpu/kernel_regex_skip_count \
+    "$(rows f.csv) rows: $(col f.csv kernel) $(cat f.err)"
+"$GP" trace --metrics none -o n.csv -- ./app >/dev/null 2>n.err
+[ "$(rows n.csv)" = 5 ] && [ "$(col n.csv sm__sass_thread_inst_executed_op_ffma_pred_on.sum | sort -u)" = NA ] &&
+    [ "$(col n.csv time_ms | grep -c NA)" = 0 ] && pass trace_gpu/metrics_none_times_only ||
+    fail trace_gpu/metrics_none_times_only "$(cat n.err)"
+
+# ---- the application is left alone ----
+expect trace_gpu/exit_status_passed 5 '' -- "$GP" trace -o x.csv -- ./app --exit 5
+[ "$(rows x.csv)" = 5 ] && pass trace_gpu/rows_with_failing_exit || fail trace_gpu/rows_with_failing_exit
+expect trace_gpu/crash_passed 139 'killed by signal 11.*the 3 rows measured before are in' -- \
+    "$GP" trace -o c.csv -- ./app --launches 2 --crash-after 3
+[ "$(rows c.csv)" = 3 ] && pass trace_gpu/crash_keeps_rows || fail trace_gpu/crash_keeps_rows "$(rows c.csv) rows"
+out=$(echo 'hello from stdin' | "$GP" trace -q -o i.csv -- ./app --echo-stdin 2>/dev/null | head -1)
+[ "$out" = 'hello from stdin' ] && pass trace_gpu/stdin_passed || fail trace_gpu/stdin_passed "'$out'"
+"$GP" trace -o ch.csv -- ./app --child >/dev/null 2>ch.err
+[ "$(rows ch.csv)" = 10 ] && [ "$(col ch.csv pid | sort -u | wc -l)" = 2 ] &&
+    pass trace_gpu/child_process_traced || fail trace_gpu/child_process_traced \
+    "$(rows ch.csv) rows, pids $(col ch.csv pid | sort -u | tr '\n' ' '): $(cat ch.err)"
+OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 "$GP" trace -o r.csv -- ./app >/dev/null 2>&1
+[ "$(col r.csv rank | sort -u)" = 1 ] && [ "$(col r.csv ranks | sort -u)" = 2 ] &&
+    pass trace_gpu/mpi_rank_tagged || fail trace_gpu/mpi_rank_tagged "$(col r.csv rank | sort -u)"
+
+# ---- the rows plot (the GPU machine may have no gnuplot: then the lead
+# plots the run files the device script keeps) ----
+if command -v gnuplot >/dev/null; then
+    expect trace_gpu/rows_plot 0 '' -- "$GP" plot t.csv --ceilings "$here/fixtures/ceilings-fixture.csv" \
+        --charts roofline --out charts
+    [ -s charts/roofline.pdf ] && pass trace_gpu/roofline_drawn || fail trace_gpu/roofline_drawn
+else
+    skip trace_gpu/rows_plot "no gnuplot here"
+fi
+if [ -n "${TRACE_KEEP:-}" ]; then          # the device script keeps the files
+    mkdir -p "$TRACE_KEEP" && cp t.csv s.csv expect.txt "$TRACE_KEEP/"
+fi
