@@ -33,6 +33,7 @@ typedef struct {
     gp_row *rows;
     int nrows;
     char **files;            /* run files in the order given              */
+    int *file_rows;          /* how many of `rows` each file gave, in order */
     int nfiles;
     gp_meta meta;            /* metadata of the first file                */
     gp_ceilings *ceil;       /* NULL if none                              */
@@ -47,6 +48,9 @@ int gp_dataset_load(gp_dataset *d, char *const *paths, int npaths,
                     const char *ceilings, char *err, size_t errlen);
 void gp_dataset_free(gp_dataset *d);
 
+typedef struct gp_families_s gp_families;
+typedef struct gp_family_s gp_family;
+
 typedef struct {
     const char *format;      /* pdf, png, svg, cairolatex                 */
     const char *outdir;      /* charts go here (gnuplot runs in it)       */
@@ -55,11 +59,14 @@ typedef struct {
     const char *gnuplot;     /* the executable                            */
     int hierarchical;        /* roofline: L2/smem points and ceilings     */
     long size[3];            /* m,n,k for one-size charts; 0: choose      */
+    const gp_families *families;  /* one chart per family; NULL: the
+                                     data's own families (family.h)     */
+    gp_strlist *notes;       /* what a chart left out or warns about      */
+    double page_w, page_h;   /* > 0: draw on a report page this size (pt),
+                                with the caption under the chart         */
+    gp_strlist *captions;    /* if set: one caption per chart drawn       */
 } gp_chart_opts;
 
-/* Render one chart.  0: drawn, file names (relative to outdir) appended to
- * `written`; 1: nothing to draw from this data, reason in msg ("roofline:
- * skipped, ..."); -1: failed, one line in msg. */
 /* The table of charts (charts.c): name and drawing function of each.
  * A chart draws from the dataset: 0 drawn, file names (relative to outdir)
  * appended to `written`; 1 nothing to draw from this data, reason in msg
@@ -87,9 +94,20 @@ int gp_parse_plot_size(const char *s, long size[3]);
 
 /* Render `script` (a file in o->plotsdir) with `vars` (term and out are
  * added here) to STEM.<ext> in o->outdir; appends what it wrote to
- * `written`.  0, or -1 with msg. */
+ * `written`, and `caption` (what the chart shows, one sentence) to
+ * o->captions.  0, or -1 with msg. */
 int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *stem,
-                  gp_buf *vars, gp_strlist *written, char *msg, size_t msglen);
+                  const char *caption, gp_buf *vars, gp_strlist *written,
+                  char *msg, size_t msglen);
+
+/* Draw one chart per family (o->families, or the data's own): `one`
+ * draws family f.  0 if any was drawn (families skipped, and what a drawn
+ * one says in msg, go to o->notes), 1 if none (why in msg), -1 error. */
+typedef int (*gp_family_chart)(const gp_dataset *d, const gp_chart_opts *o,
+                               const gp_family *f, gp_strlist *written,
+                               char *msg, size_t msglen);
+int gp_chart_each_family(const gp_dataset *d, const gp_chart_opts *o, gp_family_chart one,
+                         gp_strlist *written, char *msg, size_t msglen);
 
 /* A title or label as the chart's format needs it (see gp_chart_text). */
 void gp_chart_title(const gp_chart_opts *o, char *out, size_t len,
@@ -123,5 +141,7 @@ int gp_gnuplot_run(const char *gnuplot, const char *script, const char *vars,
 
 /* ---- choosing rows and numbers (select.c), also the report's tables */
 #include "select.h"
+/* ---- the families charts are split into (family.c) */
+#include "family.h"
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "select.h"
+#include "plot.h"
 
 int gp_row_usable(const gp_row *r)
 {
@@ -91,6 +91,8 @@ static int passes(const gp_where *w, const gp_row *r)
     if (w->need && isnan(w->need(r)))
         return 0;
     if (w->only && !gp_key_match(w->only, r, 0))
+        return 0;
+    if (w->family && !gp_family_has(w->family, r))
         return 0;
     if (w->sweep && (!in_sweep(w->sweep, r) || dim(r, w->sweep->xdim) != w->x))
         return 0;
@@ -344,6 +346,7 @@ static int find_key(const gp_where *w, const char *precision,
     any.shape = NULL;
     any.by_config = 0;
     any.only = NULL;
+    any.family = NULL;
     for (int i = 0; i < w->d->nrows; i++) {
         const gp_row *r = &w->d->rows[i];
         if (strcmp(r->precision, precision) == 0 && passes(&any, r) && pick(r)) {

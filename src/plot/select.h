@@ -47,6 +47,7 @@ typedef struct {
     gp_getter need;          /* row counts only if need(r) is a number  */
     int by_config;
     const gp_key *only;      /* rows of this kernel and precision only  */
+    const gp_family *family; /* rows of this family's members only      */
     const gp_sweep *sweep;   /* with x: rows at that point of the axis  */
     long x;
     const long *shape;       /* or rows of exactly this shape           */

@@ -54,6 +54,12 @@ static double speedup(const gp_where *w, const gp_key *k)
     return gb > 0 ? g / gb : NAN;
 }
 
+/* A row the run skipped on purpose ("skipped: no FP64 tensor cores"). */
+static int is_skipped(const gp_row *r)
+{
+    return strncmp(r->status, "skipped", 7) == 0;
+}
+
 /* "yes", or what went wrong, from the first row of the series. */
 static void verdict(const gp_dataset *d, const gp_key *k, const long shape[3],
                     int usable, char *out)
@@ -68,7 +74,7 @@ static void verdict(const gp_dataset *d, const gp_key *k, const long shape[3],
         }
         if (!usable) {
             gp_fmt(out, 64, "%.40s", r->verified == 0 ? "FAILED" :
-                   r->status[0] ? r->status : "n/a");
+                   is_skipped(r) ? "skipped" : r->status[0] ? r->status : "n/a");
             return;
         }
     }
@@ -99,7 +105,8 @@ static void summary_row(const gp_dataset *d, const long shape[3], const gp_key *
     cell_num(c[13], "%.0f", gp_median(&w, k, gp_get_occ_achieved));
 }
 
-int gp_table_summary(const gp_dataset *d, const long size[3], gp_table *t)
+int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f,
+                     gp_table *t)
 {
     static const char *const head[] = {
         "kernel", "precision", "config", "time ms", "GFLOP/s", "% cuBLAS",
@@ -109,36 +116,62 @@ int gp_table_summary(const gp_dataset *d, const long size[3], gp_table *t)
     memset(t, 0, sizeof *t);
     t->ncol = (int)(sizeof head / sizeof head[0]);
     for (int i = 0; i < t->ncol; i++) {
-        t->head[i] = head[i];
+        gp_fmt(t->head[i], sizeof t->head[i], "%s", head[i]);
         t->align[i] = i < 3 || i == 7 ? 'l' : 'r';
     }
-    long shape[3];
+    long *shape = t->shape;
     gp_where any = { .d = d, .need = gp_get_gflops };
     if (gp_shape_choose(&any, size, shape) < 0)
         return -1;
-    gp_where at = { .d = d, .shape = shape, .all_rows = 1 };
+    gp_where at = { .d = d, .shape = shape, .all_rows = 1, .family = f };
     gp_key *k;
-    int n = gp_keys(&at, &k);
-    if (table_alloc(t, n) < 0) {
+    int n = gp_keys(&at, &k), nref;
+    if (f)
+        n = gp_family_sort(f, k, n, &nref);
+    if (n == 0 || table_alloc(t, n) < 0) {
         free(k);
-        return -1;
+        return n == 0 ? 1 : -1;
     }
     for (int i = 0; i < n; i++)
         summary_row(d, shape, &k[i], t->cell[t->nrow++]);
     char sz[64];
     gp_shape_str(shape, sz, sizeof sz);
-    gp_fmt(t->caption, sizeof t->caption, "Every kernel at size %s on %s (medians "
-           "over repeated rows; x naive: speedup over the naive kernel)", sz,
-           gp_meta_get(&d->meta, "gpu_name") ? gp_meta_get(&d->meta, "gpu_name")
-                                             : "an unknown GPU");
+    gp_fmt(t->caption, sizeof t->caption, "%s at size %s on %s (medians over repeated "
+           "rows; x naive: speedup over the naive kernel)", f ? f->title : "Every kernel",
+           sz, gp_meta_get(&d->meta, "gpu_name") ? gp_meta_get(&d->meta, "gpu_name")
+                                                 : "an unknown GPU");
     free(k);
     return 0;
 }
 
-int gp_table_by_size(const gp_dataset *d, gp_table *t)
+void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out)
+{
+    for (int i = 0; i < d->nrows; i++) {
+        const gp_row *r = &d->rows[i];
+        if (!is_skipped(r) || r->m != t->shape[0] || r->n != t->shape[1] ||
+            r->k != t->shape[2])
+            continue;
+        int listed = 0;
+        for (int j = 0; j < t->nrow && !listed; j++)
+            listed = strcmp(t->cell[j][0], r->kernel) == 0;
+        if (!listed)
+            continue;
+        char line[256];
+        const char *why = r->status + 7;
+        why += strspn(why, ": ");
+        gp_fmt(line, sizeof line, "%s: %s", r->kernel, *why ? why : "skipped");
+        int seen = 0;
+        for (int j = 0; j < out->n && !seen; j++)
+            seen = strcmp(out->v[j], line) == 0;
+        if (!seen)
+            gp_strlist_add(out, line);
+    }
+}
+
+int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_table *t)
 {
     memset(t, 0, sizeof *t);
-    gp_where w = { .d = d, .need = gp_get_gflops };
+    gp_where w = { .d = d, .need = gp_get_gflops, .family = f };
     gp_sweep s;
     if (gp_sweep_choose(&w, &s) < 0)
         return 1;
@@ -149,21 +182,23 @@ int gp_table_by_size(const gp_dataset *d, gp_table *t)
         free(xs);
         return 1;
     }
-    /* At most GP_TABLE_MAXCOL - 1 sizes, spread over the sweep. */
-    int cols = nx < GP_TABLE_MAXCOL - 1 ? nx : GP_TABLE_MAXCOL - 1;
-    static char heads[GP_TABLE_MAXCOL][32];
+    /* At most maxcols sizes, spread over the sweep. */
+    if (maxcols > GP_TABLE_MAXCOL - 1)
+        maxcols = GP_TABLE_MAXCOL - 1;
+    int cols = nx < maxcols ? nx : maxcols;
     long pick[GP_TABLE_MAXCOL];
     t->ncol = cols + 1;
-    t->head[0] = "kernel";
+    gp_fmt(t->head[0], sizeof t->head[0], "kernel");
     t->align[0] = 'l';
     for (int j = 0; j < cols; j++) {
         pick[j] = xs[cols == 1 ? 0 : (long)j * (nx - 1) / (cols - 1)];
-        gp_fmt(heads[j], sizeof heads[j], "%ld", pick[j]);
-        t->head[j + 1] = heads[j];
+        gp_fmt(t->head[j + 1], sizeof t->head[j + 1], "%ld", pick[j]);
         t->align[j + 1] = 'r';
     }
     gp_key *k;
-    int n = gp_keys(&w, &k);
+    int n = gp_keys(&w, &k), nref;
+    if (f)
+        n = gp_family_sort(f, k, n, &nref);
     if (table_alloc(t, n) == 0)
         for (int i = 0; i < n; i++) {
             char (*c)[64] = t->cell[t->nrow++];
@@ -174,7 +209,8 @@ int gp_table_by_size(const gp_dataset *d, gp_table *t)
                 cell_num(c[j + 1], g < 100 ? "%.1f" : "%.0f", g);
             }
         }
-    gp_fmt(t->caption, sizeof t->caption, "GFLOP/s by size, %s", s.label);
+    gp_fmt(t->caption, sizeof t->caption, "GFLOP/s by size%s%s, %s", f ? ": " : "",
+           f ? f->title : "", s.label);
     free(k);
     free(xs);
     return 0;
@@ -251,4 +287,46 @@ void gp_table_text(FILE *f, const gp_table *t)
             fprintf(f, t->align[j] == 'r' ? "%*s  " : "%-*s  ", w[j], t->cell[i][j]);
         fputc('\n', f);
     }
+}
+
+void gp_roff_text(FILE *f, const char *s)
+{
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", f);
+    for (; *s; s++) {
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '|')
+            fputc('/', f);
+        else
+            fputc(*s, f);
+    }
+}
+
+void gp_table_roff(FILE *f, const gp_table *t, const int *cols, int ncols)
+{
+    int all[GP_TABLE_MAXCOL];
+    if (!cols) {
+        for (int j = 0; j < t->ncol; j++)
+            all[j] = j;
+        cols = all;
+        ncols = t->ncol;
+    }
+    fprintf(f, ".TS\ncenter tab(|);\n");
+    for (int j = 0; j < ncols; j++)            /* headings: bold */
+        fprintf(f, "%s%cB", j ? " " : "", t->align[cols[j]] == 'r' ? 'r' : 'l');
+    fprintf(f, "\n");
+    for (int j = 0; j < ncols; j++)
+        fprintf(f, "%s%c", j ? " " : "", t->align[cols[j]] == 'r' ? 'r' : 'l');
+    fprintf(f, ".\n=\n");
+    for (int j = 0; j < ncols; j++) {
+        gp_roff_text(f, t->head[cols[j]]);
+        fputs(j + 1 < ncols ? "|" : "\n_\n", f);
+    }
+    for (int i = 0; i < t->nrow; i++)
+        for (int j = 0; j < ncols; j++) {
+            gp_roff_text(f, t->cell[i][cols[j]]);
+            fputs(j + 1 < ncols ? "|" : "\n", f);
+        }
+    fprintf(f, "=\n.TE\n");
 }

@@ -35,6 +35,10 @@ void gp_slug(const char *s, char *out, size_t outlen);
 int gp_spawn(char *const argv[], const char *cwd, const char *logfile,
              char *err, size_t errlen);
 
+/* The executable `name` on $PATH (or /usr/bin:/bin), as a path in `path`.
+ * 0, or -1 if there is none. */
+int gp_which(const char *name, char *path, size_t len);
+
 /* Files and folders.  Each returns 0, or -1 with "PATH: reason" in err. */
 int gp_mkdir_p(const char *path, char *err, size_t errlen);
 int gp_rm_rf(const char *path);                  /* best effort */
