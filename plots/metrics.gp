@@ -63,7 +63,7 @@ set lmargin at screen panel(2)
 set rmargin at screen panel(2) + pw
 set title "bank conflicts\n(per wavefront)"
 set xrange [0:bank_hi]
-set xtics 0, bank_step
+set xtics 0, bank_step nomirror
 if (has_bank) {
     plot f using (0):0:(0):4:(one_lo($0)):(one_hi($0)) with boxxyerror fc rgb '#D55E00' notitle
 } else {
@@ -75,7 +75,7 @@ set lmargin at screen panel(3)
 set rmargin at screen panel(3) + pw
 set title "register spills\n(B per thread)"
 set xrange [0:spill_hi]
-set xtics 0, spill_step
+set xtics 0, spill_step nomirror
 if (has_spill && no_spill) {
     why = 'none'
     @notmeasured
@@ -90,7 +90,7 @@ set lmargin at screen panel(4)
 set rmargin at screen panel(4) + pw
 set title sprintf("occupancy\n(%s of peak warps)", pct)
 set xrange [0:100]
-set xtics 0, 50
+set xtics 0, 50 nomirror
 # (a column with no number would make gnuplot warn: plot only what exists)
 achieved = "f using (0):0:(0):6:(up($0)):(mid($0)) with boxxyerror fc rgb '#009E73' notitle"
 theoretical = "f using (0):0:(0):7:(mid($0)):(lowb($0)) with boxxyerror fc rgb '#CCCCCC' notitle"

@@ -27,7 +27,10 @@ if (term eq 'pdf') {
 } else { if (term eq 'svg') {
     set terminal svg size cw*72,ch*72 font 'Sans,9' noenhanced
 } else { if (term eq 'cairolatex') {
-    set terminal cairolatex pdf size cw,ch color colortext
+    # LaTeX sets the text in the document's font; at 8 pt it fits the
+    # places laid out for the PDF's 8 and 9 pt DejaVu Sans (narrower).
+    set terminal cairolatex pdf size cw,ch color colortext \
+        header '\fontsize{8}{9.5}\selectfont'
 } else {
     exit error "unknown term '".term."' (pdf, png, svg, cairolatex)"
 }}}}
@@ -44,17 +47,19 @@ set datafile commentschars '#'
 # Design" (2008; Wong, Nature Methods 8:441, 2011), without its yellow
 # (too faint on white) and its black (kept for the cuBLAS references).
 # Each series also has its own marker (12) and dash pattern (5), so a
-# chart reads in grey and the colours never repeat with the same marker.
+# chart reads in grey; past 12 series the colours shift by one, so no two
+# series share colour, marker and dash.
 oi = '#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9'
 marks = '7 5 9 11 13 15 6 4 8 10 12 14'
-do for [i=1:20] {
+do for [i=1:40] {
     eval sprintf("set linetype %d lc rgb '%s' lw 2.5 pt %s ps 0.9 dt %d", i, \
-                 word(oi, (i - 1) % 6 + 1), word(marks, (i - 1) % 12 + 1), (i - 1) % 5 + 1)
+                 word(oi, ((i - 1) + (i - 1) / 12) % 6 + 1), word(marks, (i - 1) % 12 + 1), \
+                 (i - 1) % 5 + 1)
 }
 # References (cuBLAS): black, dashed, open markers.
-set linetype 21 lc rgb '#000000' lw 3 pt 6 ps 1.0 dt 2
-set linetype 22 lc rgb '#000000' lw 3 pt 4 ps 1.0 dt 4
-set linetype 23 lc rgb '#000000' lw 3 pt 8 ps 1.0 dt 5
+set linetype 41 lc rgb '#000000' lw 3 pt 6 ps 1.0 dt 2
+set linetype 42 lc rgb '#000000' lw 3 pt 4 ps 1.0 dt 4
+set linetype 43 lc rgb '#000000' lw 3 pt 8 ps 1.0 dt 5
 
 set grid xtics ytics lc rgb '#dddddd' lw 1 dt 1
 set border lw 1.5

@@ -415,7 +415,7 @@ int gp_family_lt(const gp_family *f, const char *kernel, const char *precision)
         else
             rung++;
     }
-    return at < 0 ? 1 : gp_name_is_cublas(kernel) ? 21 + ref % 3 : 1 + rung % 20;
+    return at < 0 ? 1 : gp_name_is_cublas(kernel) ? 41 + ref % 3 : 1 + rung % 40;
 }
 
 int gp_family_has(const gp_family *f, const gp_row *r)

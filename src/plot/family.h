@@ -60,8 +60,8 @@ int gp_family_index(const gp_family *f, const char *kernel, const char *precisio
  * last; keys not in the family are dropped.  Returns how many remain, and
  * in *nref how many of them are references. */
 int gp_family_sort(const gp_family *f, gp_key *k, int n, int *nref);
-/* The series' linetype in style.gp: 1, 2, ... for the rungs in ladder
- * order (colour, marker and dash), 21, 22, ... for the references (black). */
+/* The series' linetype in style.gp: 1, 2, ... 40 for the rungs in ladder
+ * order (colour, marker and dash), 41, 42, 43 for the references (black). */
 int gp_family_lt(const gp_family *f, const char *kernel, const char *precision);
 /* The precisions of the family's members, "fp32", "fp32, tf32". */
 void gp_family_precisions(const gp_family *f, char *out, size_t len);

@@ -196,22 +196,38 @@ static void plain(double v, char *out, size_t len)
         gp_fmt(out, len, "%.*f", (int)ceil(-log10(v) - 1e-9), v);
 }
 
-void gp_log_tics(gp_buf *v, const char *name, double lo, double hi, double scale)
+/* The ticks of [lo, hi]: decades (fine: 1-2-5 steps), as a tic list;
+ * how many. */
+static int tic_list(gp_buf *t, double lo, double hi, int fine)
 {
-    int fine = log10(hi / lo) < 2 - 1e-9;
-    gp_buf t = { 0 };
-    gp_buf_printf(&t, "(");
     int n = 0;
+    gp_buf_printf(t, "(");
     for (double e = floor(log10(lo)) - 1; e <= ceil(log10(hi)); e++)
         for (int i = 0; i < (fine ? 3 : 1); i++) {
             double x = steps[i] * pow(10, e);
             if (x < lo * (1 - 1e-9) || x > hi * (1 + 1e-9))
                 continue;
             char s[32];
-            plain(x / scale, s, sizeof s);
-            gp_buf_printf(&t, "%s'%s' %.10g", n++ ? ", " : "", s, x);
+            plain(x, s, sizeof s);
+            gp_buf_printf(t, "%s'%s' %.10g", n++ ? ", " : "", s, x);
         }
-    gp_buf_printf(&t, ")");
+    gp_buf_printf(t, ")");
+    return n;
+}
+
+void gp_log_tics(gp_buf *v, const char *name, double lo, double hi, int most)
+{
+    gp_buf t = { 0 };
+    int n = tic_list(&t, lo, hi, 0);
+    if (n < 2 || log10(hi / lo) < 2 - 1e-9) {   /* 1-2-5 if they fit */
+        gp_buf fine = { 0 };
+        if (tic_list(&fine, lo, hi, 1) <= most || n == 0) {
+            gp_buf_free(&t);
+            t = fine;
+        } else {
+            gp_buf_free(&fine);
+        }
+    }
     gp_var_str(v, name, t.s);
     gp_buf_free(&t);
 }

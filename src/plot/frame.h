@@ -74,11 +74,12 @@ void gp_frame_vars(gp_buf *v, const gp_chart_opts *o, const gp_frame *f,
 void gp_word(gp_buf *list, const char *format, const char *text);
 
 /* Log axes in engineering units.  The range [lo, hi] widened to 1-2-5
- * values; ticks at decades (1-2-5 steps when the range spans less than
- * two), each labelled with value/scale as a plain number ("0.1", "10",
- * "1000"), as a gnuplot tic list "('0.1' 100, '1' 1000)". */
+ * values; ticks at decades, or at 1-2-5 steps when the range spans less
+ * than two decades and that gives at most `most` ticks, each
+ * labelled as a plain number ("0.1", "20", "1000"): the gnuplot tic list
+ * "('0.1' 0.1, '1' 1)" in variable `name`. */
 void gp_log_range(double lo, double hi, double *a, double *b);
-void gp_log_tics(gp_buf *v, const char *name, double lo, double hi, double scale);
+void gp_log_tics(gp_buf *v, const char *name, double lo, double hi, int most);
 /* GFLOP/s shown as TFLOP/s when the axis reaches 2000: scale and unit. */
 double gp_flops_unit(double max_gflops, const char **unit);
 

@@ -115,7 +115,7 @@ static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fa
     gp_frame_vars(&b, o, &fr, caption);
     gp_var_str(&b, "f", path);
     gp_var_num(&b, "nrow", n);
-    gp_var_num(&b, "gap", 14 / (o->page_w > 0 ? o->page_w : fr.w));
+    gp_var_num(&b, "gap", 22 / (o->page_w > 0 ? o->page_w : fr.w));
     gp_var_num(&b, "has_dram", has(v, n, DRAM));
     gp_var_num(&b, "has_bank", has(v, n, BANK));
     gp_var_num(&b, "has_spill", has(v, n, SPILL));
@@ -127,7 +127,7 @@ static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fa
         gp_log_range(lo / 1.5, hi * 1.5, &a, &z);
     gp_var_num(&b, "dram_lo", a);
     gp_var_num(&b, "dram_hi", z);
-    gp_log_tics(&b, "dram_t", a, z, 1);
+    gp_log_tics(&b, "dram_t", a, z, 3);   /* a narrow panel */
     double bank = nice_top(top_of(v, n, BANK)), spill = nice_top(top_of(v, n, SPILL));
     gp_var_num(&b, "bank_hi", bank);
     gp_var_num(&b, "bank_step", tick_step(bank));
@@ -156,12 +156,7 @@ static int metrics_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fam
     int nref, m = gp_family_sort(fam, k, n, &nref);   /* ladder order */
     double *v = malloc((size_t)(m + 1) * NCOL * sizeof *v);
     for (int i = 0; v && i < m; i++) {
-        /* A kernel swept over configs stands for its best config that has
-         * counters, if one has (a sweep's rows have none). */
-        gp_where wc = w;
-        wc.need = gp_get_dram_bytes;
-        if (isnan(gp_median(&wc, &k[i], gp_get_dram_bytes)))
-            wc = w;
+        gp_where wc = gp_where_counted(&w, &k[i]);
         for (int c = 0; c < NCOL; c++)
             v[i * NCOL + c] = gp_median(&wc, &k[i], getters[c]);
     }

@@ -226,7 +226,7 @@ static void shift_y(gp_roofline *rl, double dy)
  * and the plot area moves up to make room. */
 static void legend(gp_roofline *rl)
 {
-    rl->nkey = rl->roofs.n + 1 + rl->hier + rl->numbered;
+    rl->nkey = rl->nseg + 1 + rl->hier + rl->numbered;   /* roofs drawn, ridge, ... */
     double y0 = rl->fr.plot.y0;
     gp_frame_stack(&rl->fr, LEFT, RIGHT, plot_h(rl->n), 38, rl->nkey, 2, rl->nnotes);
     double dy = rl->fr.plot.y0 - y0;
@@ -402,8 +402,8 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
         gp_var_num(&v, "xmax", rl.fr.x1);
         gp_var_num(&v, "ymin", rl.fr.y0);
         gp_var_num(&v, "ymax", rl.fr.y1);
-        gp_log_tics(&v, "xt", rl.fr.x0, rl.fr.x1, 1);
-        gp_log_tics(&v, "yt", rl.fr.y0, rl.fr.y1, 1);
+        gp_log_tics(&v, "xt", rl.fr.x0, rl.fr.x1, 7);
+        gp_log_tics(&v, "yt", rl.fr.y0, rl.fr.y1, 7);
         char ylab[64], n1[256] = "", n2[256] = "";
         gp_fmt(ylab, sizeof ylab, "Performance (%s)", rl.unit);
         gp_var_str(&v, "ylab", ylab);

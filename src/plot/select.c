@@ -327,6 +327,13 @@ gp_key gp_config_used(const gp_where *w, const gp_key *k)
     return best;
 }
 
+gp_where gp_where_counted(const gp_where *w, const gp_key *k)
+{
+    gp_where c = *w;
+    c.need = gp_get_dram_bytes;
+    return isnan(gp_median(&c, k, gp_get_dram_bytes)) ? *w : c;
+}
+
 /* Every number of a series then comes from the rows of that config. */
 double gp_median(const gp_where *w, const gp_key *k, gp_getter get)
 {

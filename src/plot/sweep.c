@@ -144,7 +144,7 @@ static double perf_axis(gp_buf *v, double lo, double hi)
     gp_fmt(ylab, sizeof ylab, "Performance (%s)", unit);
     gp_var_num(v, "ymin", a);
     gp_var_num(v, "ymax", b);
-    gp_log_tics(v, "yt", a, b, 1);
+    gp_log_tics(v, "yt", a, b, 7);
     gp_var_str(v, "ylab", ylab);
     return scale;
 }
@@ -301,7 +301,7 @@ static int speedup_draw(const gp_dataset *d, const gp_chart_opts *o, const gp_fa
         gp_log_range(r->sp_lo / 1.3, r->sp_hi * 1.3, &a, &b);
     gp_var_num(&v, "spmin", a);
     gp_var_num(&v, "spmax", b);
-    gp_log_tics(&v, "spt", a, b, 1);
+    gp_log_tics(&v, "spt", a, b, 5);
     gp_var_num(&v, "pctmax", fmax(110, ceil(r->pct_hi * 1.08 / 10) * 10));
     gp_var_str(&v, "f", path);
     gp_var_str(&v, "names", names.s);

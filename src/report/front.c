@@ -16,14 +16,6 @@ static const char *const meta_keys[] = {
     "driver_version", "cublas_math", "command",
 };
 
-/* The summary's columns in the typeset table: precision is the family's,
- * the tile configs get a table of their own, time is in GFLOP/s. */
-static const int typeset_cols[] = {
-    GP_COL_KERNEL, GP_COL_GFLOPS, GP_COL_PCT, GP_COL_SPEEDUP, GP_COL_VERIFIED, GP_COL_AI,
-    GP_COL_DRAM, GP_COL_REGS, GP_COL_SPILL, GP_COL_OCC_TH, GP_COL_OCC_ACH,
-};
-static const int config_cols[] = { GP_COL_KERNEL, GP_COL_PREC, GP_COL_CONFIG };
-
 const char *gp_front_groff(char *path, size_t len)
 {
     char dev[PATH_MAX];
@@ -65,27 +57,16 @@ static void typeset_meta(FILE *f, const gp_front *fr)
 
 static void typeset_table(FILE *f, const gp_report_table *rt, int number)
 {
-    int configs = rt->kind == GP_RT_ALL;
     char head[64];
     gp_fmt(head, sizeof head, "Table %d.", number);
     fprintf(f, ".LP\n.ne 6\n\\fB");
     gp_roff_text(f, head);
     fputs("\\fP ", f);
-    if (configs)
-        fputs("The tile configuration of each kernel at the size of the tables above "
-              "(the best one where a kernel was measured in several).\n", f);
-    else
-        roff_line(f, "", rt->t.caption);
+    roff_line(f, "", rt->t.caption);
     fprintf(f, ".ps 8\n.vs 10\n");
-    if (configs)
-        gp_table_roff(f, &rt->t, config_cols, 3);
-    else if (rt->kind == GP_RT_FAMILY)
-        gp_table_roff(f, &rt->t, typeset_cols,
-                      (int)(sizeof typeset_cols / sizeof typeset_cols[0]));
-    else
-        gp_table_roff(f, &rt->t, NULL, 0);
+    gp_table_roff(f, &rt->t);
     fprintf(f, ".ps 10\n.vs 12\n");
-    for (int i = 0; !configs && i < rt->skipped.n; i++)
+    for (int i = 0; i < rt->skipped.n; i++)
         roff_line(f, i ? ".br\nSkipped: " : ".LP\nSkipped: ", rt->skipped.v[i]);
 }
 
@@ -158,8 +139,6 @@ static void text_page(const gp_front *fr, FILE *f)
         fprintf(f, "%-17s %.110s\n", "data", fr->d->files[i]);
     fprintf(f, "%-17s %.110s\n", "ceilings", fr->d->ceil ? fr->d->ceil_path : "none");
     for (int i = 0; i < fr->ntables; i++) {
-        if (fr->tables[i].kind == GP_RT_FAMILY)     /* the full table has them */
-            continue;
         fprintf(f, "\nTable %d. %s\n\n", i + 1, fr->tables[i].t.caption);
         gp_table_text(f, &fr->tables[i].t);
         for (int j = 0; j < fr->tables[i].skipped.n; j++)

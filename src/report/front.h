@@ -7,10 +7,9 @@
 
 #include "tables.h"
 
-/* The report's tables: a family's summary (typeset without the columns
- * the family makes plain), GFLOP/s by size, and every kernel's summary
- * (typeset as the table of tile configurations; in full in the text pages). */
-enum { GP_RT_FAMILY, GP_RT_BY_SIZE, GP_RT_ALL };
+/* The report's tables as report.pdf shows them: a family's summary (the
+ * columns that fit a page), GFLOP/s by size, the tile configurations. */
+enum { GP_RT_FAMILY, GP_RT_BY_SIZE, GP_RT_CONFIGS };
 
 typedef struct {
     gp_table t;

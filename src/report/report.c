@@ -27,9 +27,10 @@
 static void usage(FILE *f)
 {
     fputs("Usage: gemmprof report DATA.csv [DATA2.csv ...] [options]\n"
-          "Write reports/<name>/: report.pdf (summary page and every chart), each\n"
-          "chart as PDF and cairolatex, the tables as Markdown and LaTeX, and copies\n"
-          "of the data files.\n"
+          "Write reports/<name>/: report.pdf (the tables, typeset by groff if it is\n"
+          "installed, then every chart on a page with its caption), each chart as PDF\n"
+          "and cairolatex, the tables as Markdown and LaTeX, writeup-example.tex, and\n"
+          "copies of the data files.  Charts are drawn per family, as gemmprof plot.\n"
           "  -c, --ceilings FILE   ceilings file (needed for the roofline)\n"
           "  -n, --name NAME       report folder name (default: the first file's stem)\n"
           "  -o, --out DIR         parent folder (default: reports)\n"

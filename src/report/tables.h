@@ -35,6 +35,11 @@ int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f
 /* GFLOP/s per kernel of f (rows) and size (at most `maxcols` columns,
  * spread over the sweep); 1 if there is one size. */
 int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_table *t);
+/* A summary cut to fit a page: kernel, GFLOP/s, % of cuBLAS, speedup,
+ * verified, FLOP/B, DRAM MB, registers, spills, occupancy (short
+ * headings); and the tile configs: kernel, precision, config.  0 or -1. */
+int gp_table_brief(const gp_table *summary, gp_table *out);
+int gp_table_configs(const gp_table *summary, gp_table *out);
 /* Rows skipped at the table's size, "kernel: why", one line each. */
 void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out);
 void gp_table_free(gp_table *t);
@@ -42,9 +47,9 @@ void gp_table_free(gp_table *t);
 void gp_table_markdown(FILE *f, const gp_table *t);
 void gp_table_latex(FILE *f, const gp_table *t, const char *label);
 void gp_table_text(FILE *f, const gp_table *t);
-/* tbl input (groff -t) for the columns `cols` (NULL: all), ruled like
- * booktabs: a rule above and below the headings and at the end. */
-void gp_table_roff(FILE *f, const gp_table *t, const int *cols, int ncols);
+/* tbl input (groff -t), ruled like booktabs: a rule above and below the
+ * headings and at the end. */
+void gp_table_roff(FILE *f, const gp_table *t);
 /* Text for groff: backslashes escaped, no control character at the start
  * of a line, '|' (tbl's column separator here) replaced. */
 void gp_roff_text(FILE *f, const char *s);

@@ -10,8 +10,9 @@
 #include "util/util.h"
 #include "parts.h"
 
-static int write_file_tables(report *r, const gp_table *t, const char *stem,
-                             char *err, size_t errlen)
+/* tables/STEM.md from `t`, tables/STEM.tex from `tex` (a page wide). */
+static int write_file_tables(report *r, const gp_table *t, const gp_table *tex,
+                             const char *stem, char *err, size_t errlen)
 {
     char dir[PATH_MAX], path[PATH_MAX], name[96], label[96];
     gp_path_join(dir, sizeof dir, r->tmp, "tables");
@@ -25,7 +26,7 @@ static int write_file_tables(report *r, const gp_table *t, const char *stem,
     gp_fmt(label, sizeof label, "tab:gemmprof-%s", stem);
     if (bad || !(f = gp_open_in(dir, name, path, sizeof path, err, errlen)))
         return -1;
-    gp_table_latex(f, t, label);
+    gp_table_latex(f, tex, label);
     if (fclose(f) != 0) {
         gp_fmt(err, errlen, "%s: write failed", path);
         return -1;
@@ -48,19 +49,18 @@ static gp_report_table *add_table(report *r, int kind)
 /* A family's summary and its GFLOP/s by size, if it has a sweep. */
 static int family_tables(report *r, const gp_family *f, char *err, size_t errlen)
 {
-    gp_report_table *t = add_table(r, GP_RT_FAMILY);
-    if (!t)
-        return -1;
-    if (gp_table_summary(r->d, r->a->size, f, &t->t) != 0) {   /* none at that size */
-        gp_table_free(&t->t);
-        r->ntables--;
-        return 0;
+    gp_table full;
+    int rc = gp_table_summary(r->d, r->a->size, f, &full);
+    gp_report_table *t = rc == 0 ? add_table(r, GP_RT_FAMILY) : NULL;
+    if (!t || gp_table_brief(&full, &t->t) < 0) {    /* none at that size: no table */
+        gp_table_free(&full);
+        return rc == 0 ? -1 : 0;
     }
-    gp_table_skipped(r->d, &t->t, &t->skipped);
+    gp_table_skipped(r->d, &full, &t->skipped);
     gp_fmt(t->stem, sizeof t->stem, "summary-%s", f->name);
-    if (write_file_tables(r, &t->t, t->stem, err, errlen) < 0)
-        return -1;
-    if (!(t = add_table(r, GP_RT_BY_SIZE)))
+    rc = write_file_tables(r, &full, &t->t, t->stem, err, errlen);
+    gp_table_free(&full);
+    if (rc < 0 || !(t = add_table(r, GP_RT_BY_SIZE)))
         return -1;
     if (gp_table_by_size(r->d, f, 9, &t->t) != 0) {        /* one size only */
         gp_table_free(&t->t);
@@ -68,21 +68,25 @@ static int family_tables(report *r, const gp_family *f, char *err, size_t errlen
         return 0;
     }
     gp_fmt(t->stem, sizeof t->stem, "gflops_by_size-%s", f->name);
-    return write_file_tables(r, &t->t, t->stem, err, errlen);
+    return write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
 }
 
 int gp_report_tables(report *r, char *err, size_t errlen)
 {
-    gp_table all, by;
+    gp_table all, brief, by;
     if (gp_table_summary(r->d, r->a->size, NULL, &all) < 0) {
         gp_fmt(err, errlen, "%s: no kernel has a GFLOP/s value to report%s", r->d->files[0],
                r->a->size[0] ? " at that size" : "");
         gp_table_free(&all);
         return -1;
     }
-    int rc = write_file_tables(r, &all, "summary", err, errlen);
+    int rc = gp_table_brief(&all, &brief);
+    if (rc == 0) {
+        rc = write_file_tables(r, &all, &brief, "summary", err, errlen);
+        gp_table_free(&brief);
+    }
     if (rc == 0 && gp_table_by_size(r->d, NULL, GP_TABLE_MAXCOL - 1, &by) == 0) {
-        rc = write_file_tables(r, &by, "gflops_by_size", err, errlen);
+        rc = write_file_tables(r, &by, &by, "gflops_by_size", err, errlen);
         gp_table_free(&by);
     }
     gp_families own = { 0 };
@@ -93,16 +97,15 @@ int gp_report_tables(report *r, char *err, size_t errlen)
     for (int i = 0; rc == 0 && i < fs->n; i++)
         rc = family_tables(r, &fs->f[i], err, errlen);
     gp_families_free(&own);
-    gp_report_table *t = rc == 0 ? add_table(r, GP_RT_ALL) : NULL;
-    if (t) {
-        t->t = all;                        /* the table of tile configs */
-        gp_table_skipped(r->d, &t->t, &t->skipped);
-    } else {
-        gp_table_free(&all);
-        if (rc == 0)
-            gp_fmt(err, errlen, "out of memory");
+    gp_report_table *t = rc == 0 ? add_table(r, GP_RT_CONFIGS) : NULL;
+    if (t && gp_table_configs(&all, &t->t) == 0) {
+        gp_fmt(t->stem, sizeof t->stem, "configs");
+        rc = write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
+    } else if (rc == 0) {
+        gp_fmt(err, errlen, "out of memory");
         rc = -1;
     }
+    gp_table_free(&all);
     return rc;
 }
 
@@ -130,7 +133,7 @@ int gp_report_readme(report *r, char *err, size_t errlen)
                "- `figures/`: each chart as PDF, 6 in wide: it fits the text of A4 and "
                "Letter pages as it is\n"
                "- `latex/`: each chart as cairolatex (its text set by LaTeX in your "
-               "document's font); with `\\usepackage{graphicx,color}` and "
+               "document's font, at 8 pt); with `\\usepackage{graphicx,color}` and "
                "`\\graphicspath{{latex/}}`: `\\input{latex/NAME.tex}`\n"
                "- `tables/`: the tables as Markdown and LaTeX (`\\usepackage{booktabs}`, "
                "then `\\input{tables/summary.tex}`); one summary per family\n"

@@ -122,7 +122,7 @@ static void check_layout(const gp_roofline *rl, const char *family, int crowded)
     }
     /* numbered points are listed in the legend */
     assert_int_equal(numbers, rl->numbered);
-    assert_int_equal(rl->nkey, rl->roofs.n + 1 + rl->hier + rl->numbered);
+    assert_int_equal(rl->nkey, rl->nseg + 1 + rl->hier + rl->numbered);
     /* the axes in engineering units: no exponents in a tick label */
     assert_true(rl->fr.y1 / rl->fr.y0 > 1 && rl->fr.x1 / rl->fr.x0 > 1);
     assert_true(strcmp(rl->unit, "TFLOP/s") == 0 || strcmp(rl->unit, "GFLOP/s") == 0);
