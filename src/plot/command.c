@@ -120,10 +120,6 @@ static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t err
         gp_fmt(err, errlen, "no data file given (gemmprof plot DATA.csv ...)");
         return -1;
     }
-    if (a->family && a->kernels) {
-        gp_fmt(err, errlen, "--family and --kernel both given: one chart set at a time");
-        return -1;
-    }
     return 0;
 }
 
@@ -243,20 +239,11 @@ int gp_cmd_plot(int argc, char **argv)
         return 0;
     }
     gp_dataset d;
-    if (gp_dataset_load(&d, argv + optind, argc - optind, a.ceilings, err, sizeof err) < 0) {
-        gp_error("%s", err);
-        gp_dataset_free(&d);
-        return 2;
-    }
-    gp_families fams = { 0 };
-    int chosen = 0;
-    if (a.family)
-        chosen = gp_families_choose(&d, a.family, &fams, err, sizeof err) == 0 ? 1 : -1;
-    else if (a.kernels)
-        chosen = gp_family_kernels(&d, a.kernels, &fams, err, sizeof err) == 0 ? 1 : -1;
+    gp_families fams;
+    int chosen = gp_dataset_open(&d, argv + optind, argc - optind, a.ceilings, a.family,
+                                 a.kernels, &fams, err, sizeof err);
     if (chosen < 0) {
         gp_error("%s", err);
-        gp_dataset_free(&d);
         return 2;
     }
     gp_strlist final = { 0 }, notes = { 0 };

@@ -181,3 +181,15 @@ void gp_dataset_free(gp_dataset *d)
     free(d->ceil);
     memset(d, 0, sizeof *d);
 }
+
+int gp_dataset_open(gp_dataset *d, char *const *paths, int npaths, const char *ceilings,
+                    const char *family, const char *kernels, gp_families *fams,
+                    char *err, size_t errlen)
+{
+    int chosen = -1;
+    if (gp_dataset_load(d, paths, npaths, ceilings, err, errlen) == 0)
+        chosen = gp_families_pick(d, family, kernels, fams, err, errlen);
+    if (chosen < 0)
+        gp_dataset_free(d);
+    return chosen;
+}

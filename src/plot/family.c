@@ -376,6 +376,21 @@ int gp_families_choose(const gp_dataset *d, const char *list, gp_families *out,
     return rc;
 }
 
+int gp_families_pick(const gp_dataset *d, const char *family, const char *kernels,
+                     gp_families *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (family && kernels) {
+        gp_fmt(err, errlen, "--family and --kernel both given: one chart set at a time");
+        return -1;
+    }
+    if (family)
+        return gp_families_choose(d, family, out, err, errlen) == 0 ? 1 : -1;
+    if (kernels)
+        return gp_family_kernels(d, kernels, out, err, errlen) == 0 ? 1 : -1;
+    return 0;
+}
+
 void gp_families_free(gp_families *fs)
 {
     for (int i = 0; i < fs->n; i++)

@@ -50,6 +50,11 @@ int gp_family_kernels(const gp_dataset *d, const char *list, gp_families *out,
  * ones there are. */
 int gp_families_choose(const gp_dataset *d, const char *list, gp_families *out,
                        char *err, size_t errlen);
+/* The families --family FAMILY / --kernel KERNELS ask for (either may be
+ * NULL): 1 chosen into *out, 0 neither given (the data's own families
+ * apply), -1 with err (an unknown name, or both given). */
+int gp_families_pick(const gp_dataset *d, const char *family, const char *kernels,
+                     gp_families *out, char *err, size_t errlen);
 void gp_families_free(gp_families *fs);
 
 int gp_family_has(const gp_family *f, const gp_row *r);

@@ -28,6 +28,10 @@ typedef enum {
     GP_CHART_DIST_SCALING, GP_CHART_DIST_TIME, GP_NCHARTS
 } gp_chart;
 
+/* The families charts are split into (family.h). */
+typedef struct gp_families_s gp_families;
+typedef struct gp_family_s gp_family;
+
 /* Data files read together, plus the ceilings file if there is one. */
 typedef struct {
     gp_row *rows;
@@ -47,9 +51,13 @@ typedef struct {
 int gp_dataset_load(gp_dataset *d, char *const *paths, int npaths,
                     const char *ceilings, char *err, size_t errlen);
 void gp_dataset_free(gp_dataset *d);
+/* The same, then the families --family / --kernel ask for (either may be
+ * NULL; gp_families_pick): 1 chosen into *fams, 0 neither given, -1 with
+ * err and nothing left to free. */
+int gp_dataset_open(gp_dataset *d, char *const *paths, int npaths, const char *ceilings,
+                    const char *family, const char *kernels, gp_families *fams,
+                    char *err, size_t errlen);
 
-typedef struct gp_families_s gp_families;
-typedef struct gp_family_s gp_family;
 
 typedef struct {
     const char *format;      /* pdf, png, svg, cairolatex                 */

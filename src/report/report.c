@@ -90,10 +90,6 @@ static int parse_args(int argc, char **argv, report_args *a, char *err, size_t e
         gp_fmt(err, errlen, "unknown --paper '%s' (a4, letter)", a->paper);
         return -1;
     }
-    if (a->family && a->kernels) {
-        gp_fmt(err, errlen, "--family and --kernel both given: one chart set at a time");
-        return -1;
-    }
     if (a->name && (!*a->name || strchr(a->name, '/') || a->name[0] == '.')) {
         gp_fmt(err, errlen, "bad --name '%s' (a folder name, no '/', not starting with '.')",
                a->name);
@@ -280,25 +276,16 @@ int gp_cmd_report(int argc, char **argv)
         return 0;
     }
     gp_dataset d;
-    if (gp_dataset_load(&d, argv + optind, argc - optind, a.ceilings, err, sizeof err) < 0) {
+    gp_families fams;
+    int chosen = gp_dataset_open(&d, argv + optind, argc - optind, a.ceilings, a.family,
+                                 a.kernels, &fams, err, sizeof err);
+    if (chosen < 0) {
         gp_error("%s", err);
-        gp_dataset_free(&d);
         return 2;
     }
     if (!a.name) {
         gp_path_stem(d.files[0], stem, sizeof stem);
         a.name = stem;
-    }
-    gp_families fams = { 0 };
-    int chosen = 0;
-    if (a.family)
-        chosen = gp_families_choose(&d, a.family, &fams, err, sizeof err) == 0 ? 1 : -1;
-    else if (a.kernels)
-        chosen = gp_family_kernels(&d, a.kernels, &fams, err, sizeof err) == 0 ? 1 : -1;
-    if (chosen < 0) {
-        gp_error("%s", err);
-        gp_dataset_free(&d);
-        return 2;
     }
     int a4 = strcmp(a.paper, "a4") == 0;
     report r = { .a = &a, .d = &d, .fams = chosen ? &fams : NULL,

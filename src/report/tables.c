@@ -237,6 +237,22 @@ void gp_table_markdown(FILE *f, const gp_table *t)
     fputc('\n', f);
 }
 
+/* The headings, then each row, every text through `put`: `sep` between
+ * cells, `head_end` after the headings, `row_end` after each row. */
+static void write_cells(FILE *f, const gp_table *t, void (*put)(FILE *, const char *),
+                        const char *sep, const char *head_end, const char *row_end)
+{
+    for (int j = 0; j < t->ncol; j++) {
+        put(f, t->head[j]);
+        fputs(j + 1 < t->ncol ? sep : head_end, f);
+    }
+    for (int i = 0; i < t->nrow; i++)
+        for (int j = 0; j < t->ncol; j++) {
+            put(f, t->cell[i][j]);
+            fputs(j + 1 < t->ncol ? sep : row_end, f);
+        }
+}
+
 static void tex(FILE *f, const char *s)
 {
     char buf[512];
@@ -255,15 +271,7 @@ void gp_table_latex(FILE *f, const gp_table *t, const char *label)
     for (int j = 0; j < t->ncol; j++)
         fputc(t->align[j], f);
     fprintf(f, "@{}}\n\\toprule\n");
-    for (int j = 0; j < t->ncol; j++) {
-        tex(f, t->head[j]);
-        fputs(j + 1 < t->ncol ? " & " : " \\\\\n\\midrule\n", f);
-    }
-    for (int i = 0; i < t->nrow; i++)
-        for (int j = 0; j < t->ncol; j++) {
-            tex(f, t->cell[i][j]);
-            fputs(j + 1 < t->ncol ? " & " : " \\\\\n", f);
-        }
+    write_cells(f, t, tex, " & ", " \\\\\n\\midrule\n", " \\\\\n");
     fprintf(f, "\\bottomrule\n\\end{tabular}\n\\end{table}\n");
 }
 
@@ -315,15 +323,7 @@ void gp_table_roff(FILE *f, const gp_table *t)
     for (int j = 0; j < t->ncol; j++)
         fprintf(f, "%s%c", j ? " " : "", t->align[j] == 'r' ? 'r' : 'l');
     fprintf(f, ".\n=\n");
-    for (int j = 0; j < t->ncol; j++) {
-        gp_roff_text(f, t->head[j]);
-        fputs(j + 1 < t->ncol ? "|" : "\n_\n", f);
-    }
-    for (int i = 0; i < t->nrow; i++)
-        for (int j = 0; j < t->ncol; j++) {
-            gp_roff_text(f, t->cell[i][j]);
-            fputs(j + 1 < t->ncol ? "|" : "\n", f);
-        }
+    write_cells(f, t, gp_roff_text, "|", "\n_\n", "\n");
     fprintf(f, "=\n.TE\n");
 }
 
