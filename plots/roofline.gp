@@ -50,7 +50,7 @@ plot \
       lw (measured(word(sstyles, i)) ? 4 : 2.5) dt dash(word(sstyles, i)) \
       title word(snames, i), \
   pts using 2:3:($8 != 0 ? $9 - $2 : NaN):($10 - $3) with vectors nohead \
-      lc rgb '#777777' lw 0.8 notitle, \
+      lc rgb '#777777' lw 0.8 dt 1 notitle, \
   pts every ::npts::npts using 2:3 with points pt 6 ps 2 lw 2 lc rgb '#000000' \
       title 'ridge point', \
   @l2pts @keys \
