@@ -108,13 +108,7 @@ static void ladder_free(ladder *l)
 
 static gp_family *add_family(gp_families *fs)
 {
-    gp_family *f = realloc(fs->f, (size_t)(fs->n + 1) * sizeof *f);
-    if (!f)
-        return NULL;
-    fs->f = f;
-    f = &fs->f[fs->n++];
-    memset(f, 0, sizeof *f);
-    return f;
+    return gp_push(&fs->f, &fs->n, sizeof *fs->f);
 }
 
 static void upper(const char *in, char *out, size_t len)

@@ -36,13 +36,9 @@ static int write_file_tables(report *r, const gp_table *t, const gp_table *tex,
 
 static gp_report_table *add_table(report *r, int kind)
 {
-    gp_report_table *t = realloc(r->tables, (size_t)(r->ntables + 1) * sizeof *t);
-    if (!t)
-        return NULL;
-    r->tables = t;
-    t = &r->tables[r->ntables++];
-    memset(t, 0, sizeof *t);
-    t->kind = kind;
+    gp_report_table *t = gp_push(&r->tables, &r->ntables, sizeof *r->tables);
+    if (t)
+        t->kind = kind;
     return t;
 }
 

@@ -22,6 +22,11 @@ void gp_buf_printf(gp_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void gp_buf_free(gp_buf *b);
 
+/* One more zeroed element at the end of the array *arr of *n elements of
+ * `size` bytes: the array grows, *n counts it, its address is returned
+ * (NULL, the array unchanged, if memory ran out). */
+void *gp_push(void *arr, int *n, size_t size);
+
 typedef struct { char **v; int n; } gp_strlist;
 void gp_strlist_add(gp_strlist *l, const char *s);
 void gp_strlist_free(gp_strlist *l);
