@@ -1,7 +1,8 @@
 /* plot.h - charts from data files, drawn by the gnuplot scripts in plots/.
- * gemmprof chooses (rows, sizes, medians, the ridge, crossovers, label
- * positions) and writes small CSV files; the scripts only draw them.
- * Used by `gemmprof plot`, `gemmprof report` and `gemmprof --roofline`. */
+ * gemmprof chooses (rows, families, sizes, medians, the roofs, crossovers,
+ * the geometry in points, label positions) and writes small CSV files; the
+ * scripts only draw them.  Used by `gemmprof plot`, `gemmprof report` and
+ * `gemmprof --roofline`. */
 #ifndef GP_PLOT_H
 #define GP_PLOT_H
 
@@ -9,9 +10,10 @@
 #include "data/data.h"
 #include "util/util.h"
 
-/* For the run command's --roofline: draw DATA's roofline against CEILINGS
- * into OUTDIR (created if missing) as FORMAT (pdf, png, svg, cairolatex).
- * Returns 0 with the path(s) written in `written` (newline-separated),
+/* For the run command's --roofline: draw DATA's rooflines (one per family)
+ * against CEILINGS into OUTDIR (created if missing) as FORMAT (pdf, png,
+ * svg, cairolatex).  Returns 0 with the paths written in `written`
+ * (newline-separated),
  * 1 if the chart could not be drawn from this data (why in `err`, e.g. no
  * counters), -1 on an error (one line in `err`). */
 int gp_plot_roofline(const char *data_csv, const char *ceilings_csv,
