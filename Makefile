@@ -212,8 +212,11 @@ test check: $(BIN)/gemmprof $(INJECT) $(TESTS)
 plots: $(BIN)/gemmprof
 	for d in reports/data/*/; do $(BIN)/gemmprof plot $$d*.csv --out reports/charts/$$(basename $$d) || exit; done
 
+# Every reports/data/<gpu>/ folder (the lead's h100 too); REPORTS=reports/examples
+# regenerates the committed example reports.
+REPORTS ?= reports
 report: $(BIN)/gemmprof
-	for d in reports/data/*/; do $(BIN)/gemmprof report $$d*.csv --name $$(basename $$d) || exit; done
+	for d in reports/data/*/; do $(BIN)/gemmprof report $$d*.csv --name $$(basename $$d) --out $(REPORTS) || exit; done
 
 # The flags live in scripts/gemmprof-build (installed as bin/gemmprof-build).
 plugin:

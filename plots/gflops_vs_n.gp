@@ -1,28 +1,22 @@
-# gflops_vs_n.gp - every kernel's GFLOP/s over the size sweep, cuBLAS as the
-# reference line(s).
-#   term, out   see style.gp
-#   f           CSV blocks, one per kernel (two blank lines between): x,gflops
-#   names       the kernels, one word per block, in block order
+# gflops_vs_n.gp - each kernel of one family over the size sweep, cuBLAS
+# as the reference line(s).
+#   term, out, geometry, ttl   see style.gp
+#   f           CSV blocks, one per kernel (two blank lines between): x,perf
+#   names, lts  the kernels (one word each) and their linetypes, block order
 #   nref        how many trailing blocks are cuBLAS references
-#   xlab, ttl
-if (!exists('w')) w = 8.5
-if (!exists('h')) h = 5.2
+#   xmin, xmax, xt, xlab   the size axis (log 2) and its tic list
+#   ymin, ymax, yt, ylab   the performance axis (log 10, engineering units)
 here = ARG0[1:strlen(ARG0) - strlen('gflops_vs_n.gp')]
 load here.'style.gp'
 
 nk = words(names) - nref
-# gnuplot reads a data file once even for an empty iteration (nref = 0):
-# keep the block index valid then.
-idx(i) = (i <= words(names)) ? i - 1 : 0
-set title ttl
 set logscale x 2
 set logscale y 10
-set format x '%g'
-set format y '%g'
-set xlabel xlab
-set ylabel 'Performance (GFLOP/s)'
-set key outside right top Left reverse samplen 2 box lc rgb '#bbbbbb'
-plot for [i=nk+1:nk+nref] f index idx(i) using 1:2 with lines \
-         lc rgb '#000000' dt 2 lw 3 title word(names, i), \
-     for [i=1:nk] f index (i - 1) using 1:2 with linespoints lt i \
-         title word(names, i)
+set xrange [xmin:xmax]
+set yrange [ymin:ymax]
+eval('set xtics '.xt)
+eval('set ytics '.yt)
+set xlabel xlab offset 0, 0.3
+set ylabel ylab offset 0.5, 0
+plot for [i=1:words(names)] f index (i - 1) using 1:2 with linespoints \
+         lt (word(lts, i) + 0) title word(names, i)

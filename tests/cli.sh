@@ -64,7 +64,7 @@ else
         gp_abs=$(realpath "$GP"); plots=$(cd "$(dirname "$0")/../plots" && pwd)
         (cd "$TMP/ref" && GEMMPROF_PLOTS=$plots "$gp_abs" --kernel all --size 4096 --roofline \
             >"$TMP/out" 2>"$TMP/err"); rc=$?
-        if [ $rc = 2 ] && ls "$TMP"/ref/results/reference-*/roofline.pdf >/dev/null 2>&1 &&
+        if [ $rc = 2 ] && ls "$TMP"/ref/results/reference-*/roofline-*.pdf >/dev/null 2>&1 &&
            grep -q 'drew the committed .* reference data instead' "$TMP/err"; then
             pass cli/no_gpu_roofline_draws_reference_data
         else fail cli/no_gpu_roofline_draws_reference_data "exit $rc: $(tr '\n' ' ' <"$TMP/err")"; fi

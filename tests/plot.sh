@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # plot.sh - charts and reports from data files (CPU only): every chart from
 # the fixtures and from the committed reference data, checked with pdfinfo
-# (pages) and pdftotext (kernels, axis titles); bad input gives exit 2, one
-# line naming the file, and leaves nothing behind.
+# (pages) and pdftotext (kernels, axis titles; with -bbox: no two words of
+# a chart overlap); the families and --family/--kernel; the report typeset
+# by groff or, without it, as text pages; bad input gives exit 2, one line
+# naming the file, and leaves nothing behind.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 export GEMMPROF_PLOTS=${GEMMPROF_PLOTS:-$here/../plots}
@@ -18,13 +20,25 @@ done
 
 pages() { pdfinfo "$1" 2>/dev/null | awk '/^Pages:/ { print $2 }'; }
 
-# check_pdf NAME FILE PAGES WORD...: FILE has PAGES pages and its text
-# holds every WORD (rotated labels come out whole only with -raw).
+# words_overlap FILE: each pair of words of the PDF whose boxes overlap by
+# more than half a point, as "a / b".
+words_overlap() {
+    pdftotext -bbox "$1" - 2>/dev/null | awk -F'"' '/<word / {
+        n++; x0[n] = $2; y0[n] = $4; x1[n] = $6; y1[n] = $8
+        w = $9; sub(/^>/, "", w); sub(/<\/word>.*/, "", w); t[n] = w }
+      END { for (i = 1; i <= n; i++) for (j = 1; j < i; j++)
+              if (x0[i] < x1[j] - 0.5 && x0[j] < x1[i] - 0.5 && y0[i] < y1[j] - 0.5 && y0[j] < y1[i] - 0.5)
+                  print t[j] " / " t[i] }'
+}
+
+# check_pdf NAME FILE PAGES WORD...: FILE has PAGES pages (N+: at least N)
+# and its text holds every WORD (rotated labels come out whole only with -raw).
 check_pdf() {
     local name=$1 f=$2 want=$3; shift 3
     if [ ! -s "$f" ]; then fail "$name" "$f missing"; return; fi
     local n; n=$(pages "$f")
-    if [ "$n" != "$want" ]; then fail "$name" "$f has ${n:-no} pages, wanted $want"; return; fi
+    if [ "${want%+}" != "$want" ] && [ "${n:-0}" -ge "${want%+}" ]; then :
+    elif [ "$n" != "$want" ]; then fail "$name" "$f has ${n:-no} pages, wanted $want"; return; fi
     local text; text=$(pdftotext "$f" - 2>/dev/null; pdftotext -raw "$f" - 2>/dev/null)
     for w in "$@"; do
         if ! grep -qF -- "$w" <<<"$text"; then fail "$name" "no '$w' in the text of $f"; return; fi
@@ -39,42 +53,43 @@ rc=$?
 [ $rc = 0 ] && pass plot/fixtures_exit_0 || fail plot/fixtures_exit_0 "exit $rc: $(cat "$TMP/err")"
 grep -qi warning "$TMP/err" && fail plot/no_gnuplot_warnings "$(cat "$TMP/err")" || pass plot/no_gnuplot_warnings
 [ "$(grep -c "^$O/" "$TMP/out")" = 5 ] && pass plot/prints_each_path || fail plot/prints_each_path "$(cat "$TMP/out")"
+# The fixture has no warptiling rung: FP32 is one family, "fp32".
 KERNELS=(naive coalesced smem blocktile_2d warptile cublas)
-check_pdf plot/roofline "$O/roofline.pdf" 1 "${KERNELS[@]}" "Arithmetic intensity" \
-    "Performance (GFLOP/s)" "ridge" "DRAM 4300 GB/s (measured)" "FP32 FMA" "size 4096"
-check_pdf plot/gflops_vs_n "$O/gflops_vs_n.pdf" 1 "${KERNELS[@]}" tiled \
-    "Performance (GFLOP/s)" "N (M = N = K)"
-check_pdf plot/speedup "$O/speedup.pdf" 1 "${KERNELS[@]}" "Speedup over naive" "% of cuBLAS"
+check_pdf plot/roofline "$O/roofline-fp32.pdf" 1 "${KERNELS[@]}" "Arithmetic intensity" \
+    "Performance (TFLOP/s)" "ridge" "DRAM 4300 GB/s (measured)" "FP32 FMA" "size 4096" \
+    "L2 11000 GB/s (measured)"
+check_pdf plot/gflops_vs_n "$O/gflops_vs_n-fp32.pdf" 1 "${KERNELS[@]}" tiled \
+    "Performance (TFLOP/s)" "N (M = N = K)"
+check_pdf plot/speedup "$O/speedup-fp32.pdf" 1 "${KERNELS[@]}" "Speedup over naive" "% of cuBLAS"
 check_pdf plot/crossover "$O/crossover-tiled.pdf" 1 32x32x4/4x2 64x64x8/8x4 128x128x8/8x8 \
     "best above" "N (M = N = K)"
-# (pdftotext splits "smem" of the rotated tick labels)
-check_pdf plot/metrics "$O/metrics.pdf" 1 naive coalesced blocktile_2d warptile cublas \
-    "DRAM traffic" "bank conflicts" \
-    "spills" "Occupancy"
+check_pdf plot/metrics "$O/metrics-fp32.pdf" 1 naive coalesced smem blocktile_2d warptile cublas \
+    "DRAM traffic" "bank conflicts" "spills" "occupancy"
 # The synthetic crossovers: 32x32 -> 64x64 between 128 and 256, 64x64 ->
 # 128x128 between 512 and 1024.
 pdftotext "$O/crossover-tiled.pdf" - | grep -Eq '(1[3-9][0-9]|2[0-4][0-9]).*64x64x8/8x4 best above' &&
     pdftotext "$O/crossover-tiled.pdf" - | grep -Eq '([5-9][0-9][0-9]|10[0-2][0-9]).*128x128x8/8x8 best above' &&
     pass plot/crossover_sizes_labelled || fail plot/crossover_sizes_labelled "$(pdftotext "$O/crossover-tiled.pdf" - | grep best)"
 # double_buffer failed verification at 4096: not a point on the roofline.
-pdftotext "$O/roofline.pdf" - | grep -q double_buffer &&
+pdftotext "$O/roofline-fp32.pdf" - | grep -q double_buffer &&
     fail plot/failed_kernel_not_drawn || pass plot/failed_kernel_not_drawn
 ls -A "$O" | grep -q '^\.' && fail plot/no_scratch_left "$(ls -A "$O")" || pass plot/no_scratch_left
 
 # ---- options ----
 "$GP" plot "$RUN" --ceilings "$CEIL" --charts roofline --hierarchical --out "$TMP/h" >/dev/null 2>&1
-check_pdf plot/hierarchical_adds_l2 "$TMP/h/roofline.pdf" 1 "L2 11000 GB/s" "shared mem 28000 GB/s" \
-    "kernel at L2 intensity"
+check_pdf plot/hierarchical_adds_l2 "$TMP/h/roofline-fp32.pdf" 1 "L2 11000 GB/s" \
+    "shared mem 28000 GB/s" "kernel at L2 intensity"
 "$GP" plot "$RUN" --ceilings "$CEIL" --charts roofline,metrics --size 1024 --out "$TMP/s" >/dev/null 2>&1
-check_pdf plot/size_option "$TMP/s/roofline.pdf" 1 "size 1024" double_buffer
+check_pdf plot/size_option "$TMP/s/roofline-fp32.pdf" 1 "size 1024" double_buffer
 for fmt in png svg; do
     "$GP" plot "$RUN" --ceilings "$CEIL" --format $fmt --out "$TMP/$fmt" >/dev/null 2>&1
     n=$(ls "$TMP/$fmt"/*.$fmt 2>/dev/null | wc -l)
     [ "$n" = 4 ] && pass plot/format_$fmt || fail plot/format_$fmt "$n files: $(ls "$TMP/$fmt" 2>&1)"
 done
 "$GP" plot "$RUN" --ceilings "$CEIL" --format cairolatex --charts roofline --out "$TMP/tex" >/dev/null 2>&1
-if [ -s "$TMP/tex/roofline.tex" ] && [ -s "$TMP/tex/roofline.pdf" ] &&
-   grep -q 'blocktile\\_2d' "$TMP/tex/roofline.tex" && grep -q 'includegraphics.*{roofline}' "$TMP/tex/roofline.tex"; then
+if [ -s "$TMP/tex/roofline-fp32.tex" ] && [ -s "$TMP/tex/roofline-fp32.pdf" ] &&
+   grep -q 'blocktile\\_2d' "$TMP/tex/roofline-fp32.tex" &&
+   grep -q 'includegraphics.*{roofline-fp32}' "$TMP/tex/roofline-fp32.tex"; then
     pass plot/format_cairolatex_escaped
 else
     fail plot/format_cairolatex_escaped "$(ls "$TMP/tex" 2>&1)"
@@ -84,9 +99,73 @@ fi
 sed 's/^fp32_fma,GFLOP\/s,[0-9.]*,/fp32_fma,GFLOP\/s,NA,/; s/^dram_bw,GB\/s,[0-9.]*,/dram_bw,GB\/s,NA,/' \
     "$CEIL" >"$TMP/theoretical.csv"
 "$GP" plot "$RUN" --ceilings "$TMP/theoretical.csv" --charts roofline --out "$TMP/t" >/dev/null 2>"$TMP/err"
-check_pdf plot/roofline_theoretical_ceilings_only "$TMP/t/roofline.pdf" 1 "(theoretical)" naive
-grep -q '(measured)' <(pdftotext "$TMP/t/roofline.pdf" -) && fail plot/no_measured_line_without_measurement ||
+check_pdf plot/roofline_theoretical_ceilings_only "$TMP/t/roofline-fp32.pdf" 1 "(theoretical)" naive
+grep -q 'FMA.*(measured)\|DRAM.*(measured)' <(pdftotext "$TMP/t/roofline-fp32.pdf" -) &&
+    fail plot/no_measured_line_without_measurement ||
     pass plot/no_measured_line_without_measurement
+
+# ---- families: --family, --kernel ----
+"$GP" plot "$RUN" --ceilings "$CEIL" --charts roofline,metrics --family all --out "$TMP/fa" >"$TMP/out" 2>&1
+[ -s "$TMP/fa/roofline.pdf" ] && [ -s "$TMP/fa/metrics.pdf" ] && pass plot/family_all_one_chart ||
+    fail plot/family_all_one_chart "$(cat "$TMP/out")"
+"$GP" plot "$RUN" --ceilings "$CEIL" --charts roofline --kernel naive,cublas --out "$TMP/k" >/dev/null 2>&1
+check_pdf plot/kernel_option "$TMP/k/roofline.pdf" 1 naive cublas
+pdftotext "$TMP/k/roofline.pdf" - | grep -q smem && fail plot/kernel_option_only_those ||
+    pass plot/kernel_option_only_those
+expect plot/unknown_family 2 "^gemmprof: --family: no family 'fp16' in this data \(it has fp32, all\)" -- \
+    "$GP" plot "$RUN" --family fp16 --out "$TMP/nf"
+expect plot/unknown_kernel 2 "^gemmprof: --kernel: no kernel 'nope' in the data" -- \
+    "$GP" plot "$RUN" --kernel naive,nope --out "$TMP/nk"
+expect plot/family_and_kernel 2 "one chart set at a time" -- \
+    "$GP" plot "$RUN" --family fp32 --kernel naive --out "$TMP/fk"
+
+# The committed H200 data: one chart per family, and --family picks.
+H=$here/../reports/data/h200
+if [ -s "$H/ladder-4096.csv" ]; then
+    "$GP" plot "$H"/*.csv --out "$TMP/h200" >"$TMP/out" 2>"$TMP/err"
+    want="roofline-fp32-ladder roofline-fp32-top roofline-tf32 roofline-fp64 gflops_vs_n-fp32-ladder
+          gflops_vs_n-fp32-top gflops_vs_n-fp64 speedup-fp32-ladder speedup-fp32-top speedup-fp64
+          metrics-fp32-ladder metrics-fp32-top metrics-tf32 metrics-fp64 crossover-blocktile_2d"
+    missing=
+    for c in $want; do [ -s "$TMP/h200/$c.pdf" ] || missing="$missing $c"; done
+    [ -z "$missing" ] && pass plot/h200_one_chart_per_family || fail plot/h200_one_chart_per_family "missing:$missing"
+    # A point above every roof drawn is named, with the reason: here the
+    # ceilings lack the tensor rows and both files the GPU's architecture (no
+    # compute_capability line), so no tensor roof can be drawn.
+    mkdir -p "$TMP/noarch"
+    grep -v '^# compute_capability' "$H/ladder-4096.csv" >"$TMP/noarch/ladder-4096.csv"
+    grep -v '^# compute_capability' "$H/ceilings.csv" >"$TMP/noarch/ceilings.csv"
+    "$GP" plot "$TMP/noarch/ladder-4096.csv" --ceilings "$TMP/noarch/ceilings.csv" --charts roofline \
+        --family tf32 --out "$TMP/noarch/charts" >/dev/null 2>"$TMP/err"
+    grep -q "roofline (tf32): .*no tf32_tensor row" "$TMP/err" && pass plot/h200_says_why_above_roofs ||
+        fail plot/h200_says_why_above_roofs "$(cat "$TMP/err")"
+    check_pdf plot/h200_roofline_notes "$TMP/noarch/charts/roofline-tf32.pdf" 1 \
+        "Above every roof drawn" "no tf32_tensor row"
+    # engineering units: tick labels are plain numbers, never 1e+06
+    exps=$(for f in "$TMP"/h200/*.pdf; do pdftotext "$f" - | grep -l 'e+0' >/dev/null && echo "$f"; done)
+    [ -z "$exps" ] && pass plot/h200_no_exponent_ticks || fail plot/h200_no_exponent_ticks "$exps"
+    check_pdf plot/h200_roofline_tflops "$TMP/h200/roofline-fp32-ladder.pdf" 1 "Performance (TFLOP/s)" \
+        naive warptiling cublas
+    "$GP" plot "$H"/*.csv --family fp64 --out "$TMP/h64" >/dev/null 2>&1
+    other=$(ls "$TMP/h64" | grep -v -- '-fp64\.pdf$' | grep -v '^crossover-dgemm_')
+    [ -z "$other" ] && [ -s "$TMP/h64/roofline-fp64.pdf" ] && pass plot/h200_family_fp64_only ||
+        fail plot/h200_family_fp64_only "$(ls "$TMP/h64")"
+    # No two words of any chart overlap (labels, ticks, legend, titles):
+    # pdftotext -bbox gives each word's box as drawn.  The layout measures
+    # text with DejaVu Sans; with another "Sans" the check would not hold.
+    if fc-match -f '%{family}' Sans 2>/dev/null | grep -q DejaVu; then
+        bad=
+        for f in "$TMP"/h200/*.pdf; do
+            o=$(words_overlap "$f")
+            [ -n "$o" ] && bad="$bad $(basename "$f"): $(head -2 <<<"$o" | tr '\n' ';')"
+        done
+        [ -z "$bad" ] && pass plot/h200_no_text_overlaps || fail plot/h200_no_text_overlaps "$bad"
+    else
+        skip plot/h200_no_text_overlaps "fontconfig's Sans is not DejaVu Sans (fonts-dejavu-core)"
+    fi
+else
+    skip plot/h200_one_chart_per_family "no reports/data/h200"
+fi
 
 # ---- charts the data cannot support: a note, not an error ----
 expect plot/roofline_needs_ceilings 0 '^gemmprof: roofline: skipped, no ceilings file' -- \
@@ -131,14 +210,28 @@ R=$TMP/reports
 rc=$?
 [ $rc = 0 ] && pass report/exit_0 || fail report/exit_0 "exit $rc: $(cat "$TMP/err")"
 D=$R/run-fixture
-check_pdf report/pdf_has_summary_and_every_chart "$D/report.pdf" 6 "gemmprof report: run-fixture" \
+check_pdf report/pdf_has_tables_and_every_chart "$D/report.pdf" 6+ "gemmprof report: run-fixture" \
     "Synthetic GPU (fixture)" "${KERNELS[@]}" FAILED "GFLOP/s by size" "Arithmetic intensity" \
-    "Speedup over naive" "best above" "Occupancy"
+    "Speedup over naive" "best above" "occupancy" "Table 1." "Figure 1." "Figure 5."
+# every page A4 (the default), the figures on them 6 in wide
+sizes=$(pdfinfo -f 1 -l 99 "$D/report.pdf" 2>/dev/null | awk '/Page.*size:/ { print $4 "x" $6 }' | sort -u)
+[ "$sizes" = "595x842" ] && pass report/a4_pages || fail report/a4_pages "$sizes"
+fw=$(pdfinfo "$D/figures/roofline-fp32.pdf" | awk '/Page size:/ { print $3 }')
+[ "$fw" = 432 ] && pass report/figures_6in_wide || fail report/figures_6in_wide "width $fw pt"
+if command -v gropdf >/dev/null; then
+    # typeset: groff's Times on the first page, not the text pages' mono font
+    pdffonts -f 1 -l 1 "$D/report.pdf" 2>/dev/null | grep -q Times &&
+        pass report/tables_typeset_by_groff ||
+        fail report/tables_typeset_by_groff "$(pdffonts -f 1 -l 1 "$D/report.pdf" 2>&1)"
+else
+    skip report/tables_typeset_by_groff "groff not installed (apt-get install groff)"
+fi
 missing=
-for f in figures/{roofline,gflops_vs_n,speedup,crossover-tiled,metrics}.pdf \
-         latex/{roofline,gflops_vs_n,speedup,crossover-tiled,metrics}.{tex,pdf} \
-         tables/summary.{md,tex} tables/gflops_by_size.{md,tex} \
-         data/run-fixture.csv data/sweep-fixture.csv data/ceilings-fixture.csv README.md; do
+for f in figures/{roofline-fp32,gflops_vs_n-fp32,speedup-fp32,crossover-tiled,metrics-fp32}.pdf \
+         latex/{roofline-fp32,gflops_vs_n-fp32,speedup-fp32,crossover-tiled,metrics-fp32}.{tex,pdf} \
+         tables/summary.{md,tex} tables/gflops_by_size.{md,tex} tables/summary-fp32.{md,tex} \
+         data/run-fixture.csv data/sweep-fixture.csv data/ceilings-fixture.csv README.md \
+         writeup-example.tex; do
     [ -s "$D/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && pass report/every_file || fail report/every_file "missing:$missing"
@@ -149,10 +242,52 @@ grep -q '^| warptile | fp32 |' "$D/tables/summary.md" && grep -q '^| double_buff
     pass report/markdown_table || fail report/markdown_table "$(cat "$D/tables/summary.md")"
 cmp -s "$RUN" "$D/data/run-fixture.csv" && pass report/copies_data || fail report/copies_data
 ls -A "$R" | grep -q '^\.' && fail report/no_scratch_left "$(ls -A "$R")" || pass report/no_scratch_left
+# The example write-up builds where LaTeX is installed (texlive-latex-base
+# and -recommended); CI has no TeX: gemmprof itself never needs it.
+if command -v pdflatex >/dev/null; then
+    cp -r "$D" "$TMP/writeup"
+    (cd "$TMP/writeup" && pdflatex -interaction=nonstopmode -halt-on-error writeup-example.tex \
+        >"$TMP/latex.log" 2>&1)
+    check_pdf report/writeup_example_builds "$TMP/writeup/writeup-example.pdf" 1+ Results \
+        "Roofline" naive "Figure 1"
+else
+    skip report/writeup_example_builds "pdflatex not installed (texlive-latex-base, -recommended)"
+fi
+first=$(pages "$D/report.pdf")
 "$GP" report "$RUN" --ceilings "$CEIL" --out "$R" --name run-fixture >/dev/null 2>&1
-[ "$(pages "$D/report.pdf")" = 5 ] && [ ! -e "$D/figures/crossover-tiled.pdf" ] &&
+[ "$(pages "$D/report.pdf")" -lt "$first" ] && [ ! -e "$D/figures/crossover-tiled.pdf" ] &&
     ! ls -A "$R" | grep -q '^\.' && pass report/replaces_old_report ||
     fail report/replaces_old_report "$(ls -A "$R" "$D/figures")"
+"$GP" report "$RUN" --ceilings "$CEIL" --out "$R" --name letter --paper letter >/dev/null 2>&1
+sizes=$(pdfinfo -f 1 -l 99 "$R/letter/report.pdf" 2>/dev/null | awk '/Page.*size:/ { print $4 "x" $6 }' | sort -u)
+[ "$sizes" = "612x792" ] && pass report/letter_pages || fail report/letter_pages "$sizes"
+expect report/bad_paper 2 "unknown --paper 'a3'" -- "$GP" report "$RUN" --paper a3 --out "$TMP/badpaper"
+
+# Rows skipped on purpose ("skipped: why", NA numbers): not drawn, listed
+# in the tables as skipped, with the reason under the table.
+awk -F, -v OFS=, '/^#/ { next } !h { h = 1; n = NF; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    !done { for (i = 1; i <= n; i++) $i = "NA"; $c["kernel"] = "tensor_rung"; $c["precision"] = "fp32";
+            $c["m"] = $c["n"] = $c["k"] = 4096; $c["status"] = "skipped: no TF32 tensor cores here";
+            print; done = 1 }' "$RUN" | cat "$RUN" - >"$TMP/skipped.csv"
+"$GP" report "$TMP/skipped.csv" --ceilings "$CEIL" --out "$R" --name skipped >"$TMP/out" 2>"$TMP/err"
+rc=$?
+grep -q '^| tensor_rung | fp32 | .* | skipped |' "$R/skipped/tables/summary.md" &&
+    pdftotext "$R/skipped/report.pdf" - | grep -q 'Skipped: tensor_rung: no TF32 tensor cores here' &&
+    ! pdftotext "$R/skipped/figures/roofline-fp32.pdf" - | grep -q tensor_rung &&
+    [ $rc = 0 ] && pass report/skipped_rows_listed_not_drawn ||
+    fail report/skipped_rows_listed_not_drawn "exit $rc: $(cat "$TMP/err"; grep tensor_rung "$R/skipped/tables/summary.md")"
+
+# Without groff's PDF device the tables are fixed-width text pages, and the
+# report says so (gnuplot and pdfunite only on PATH).
+mkdir -p "$TMP/nogroff"
+for tool in gnuplot pdfunite; do ln -s "$(command -v $tool)" "$TMP/nogroff/$tool"; done
+PATH=$TMP/nogroff "$GP" report "$RUN" --ceilings "$CEIL" --out "$R" --name nogroff >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 0 ] && grep -q "groff's PDF device is not installed (apt-get install groff)" "$TMP/err" &&
+    pdffonts -f 1 -l 1 "$R/nogroff/report.pdf" 2>/dev/null | grep -q Mono &&
+    pdftotext "$R/nogroff/report.pdf" - | grep -q 'Figure 1. ' &&
+    pass report/without_groff_text_pages ||
+    fail report/without_groff_text_pages "exit $rc: $(cat "$TMP/err")"
 expect report/bad_data_exit_2 2 "^gemmprof: .*empty.csv: empty" -- "$GP" report "$TMP/empty.csv" --out "$TMP/badrep"
 [ -e "$TMP/badrep" ] && fail report/bad_data_leaves_nothing || pass report/bad_data_leaves_nothing
 expect report/bad_name 2 "bad --name" -- "$GP" report "$RUN" --name ../x --out "$TMP/badname"

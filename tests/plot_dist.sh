@@ -24,7 +24,7 @@ want="$O/dist_scaling-8192x8192x8192.pdf $O/dist_scaling-16384x16384x128.pdf $O/
 [ "$(sort "$TMP/out" | tr '\n' ' ')" = "$(tr ' ' '\n' <<<"$want" | sort | tr '\n' ' ')" ] &&
     pass plot_dist/one_chart_per_shape || fail plot_dist/one_chart_per_shape "$(cat "$TMP/out")"
 text=$(pdftotext "$O/dist_scaling-8192x8192x8192.pdf" - 2>/dev/null)
-grep -q 'MPI ranks' <<<"$text" && grep -q 'Performance (GFLOP/s)' <<<"$text" &&
+grep -q 'MPI ranks' <<<"$text" && grep -q 'Performance (TFLOP/s)' <<<"$text" &&
     grep -q 'Parallel efficiency' <<<"$text" &&
     pass plot_dist/scaling_axis_titles || fail plot_dist/scaling_axis_titles "$text"
 

@@ -106,11 +106,14 @@ awk -F, '/^sm90_xmma/ { print }' sum.csv | grep -q ',2,0.771$' &&
 
 # ---- the run file's readers: plot, report, diff ----
 if command -v gnuplot >/dev/null && command -v pdftotext >/dev/null; then
-    expect trace/plot 0 '' -- "$GP" plot merged.csv --ceilings "$CEIL" \
+    # the fixture's ceilings plus a TF32 tensor row (H100 SXM, 132 SMs x 2048
+    # FLOP/clk x 1830 MHz), which the BF16 roof is drawn from
+    { cat "$CEIL"; echo 'tf32_tensor,GFLOP/s,NA,494720,NA,fixture: theoretical'; } >ceil.csv
+    expect trace/plot 0 '' -- "$GP" plot merged.csv --ceilings ceil.csv \
         --charts roofline,metrics --out charts
-    text=$(pdftotext -raw charts/roofline.pdf - 2>/dev/null)
+    text=$(for f in charts/roofline-*.pdf; do pdftotext -raw "$f" - 2>/dev/null; done)
     for w in cutlass_80_simt_sgemm_256x128_8x4_nn_align1 nvjet_tst_256x128_64x4_2x1_v_bz_coopA_NNT \
-             'size NA (traced kernels)'; do
+             'BF16 tensor (2x TF32)' 'size NA (traced kernels)'; do
         grep -qF -- "$w" <<<"$text" || { fail trace/roofline_labels "no '$w'"; w=; break; }
     done
     [ -n "$w" ] && pass trace/roofline_labels

@@ -1,6 +1,9 @@
 /* charts.c - the table of charts: each chart's name and the function that
  * draws it.  The chart files register here and call only down, into
  * draw.c, gnuplot.c and select.c. */
+#include <string.h>
+
+#include "util/util.h"
 #include "charts.h"
 
 const gp_chart_def gp_charts[GP_NCHARTS] = {
@@ -22,4 +25,50 @@ int gp_chart_render(gp_chart c, const gp_dataset *d, const gp_chart_opts *o,
         return -1;
     }
     return gp_charts[c].draw(d, o, written, msg, msglen);
+}
+
+/* "roofline: skipped, ..." -> "roofline (fp64): skipped, ..." */
+static void with_family(const char *m, const gp_family *f, char *out, size_t len)
+{
+    size_t word = strcspn(m, ": ");
+    if (f->whole || m[word] != ':')
+        gp_fmt(out, len, "%s", m);
+    else
+        gp_fmt(out, len, "%.*s (%s)%s", (int)word, m, f->name, m + word);
+}
+
+int gp_chart_each_family(const gp_dataset *d, const gp_chart_opts *o, gp_family_chart one,
+                         gp_strlist *written, char *msg, size_t msglen)
+{
+    gp_families own = { 0 };
+    const gp_families *fs = o->families;
+    if (!fs && gp_families_of(d, &own) < 0) {
+        gp_fmt(msg, msglen, "out of memory");
+        return -1;
+    }
+    fs = fs ? fs : &own;
+    int drawn = 0, rc = 0;
+    gp_strlist skipped = { 0 };
+    char first[1024] = "";
+    for (int i = 0; i < fs->n && rc >= 0; i++) {
+        char m[1024] = "", line[1200];
+        rc = one(d, o, &fs->f[i], written, m, sizeof m);
+        with_family(m, &fs->f[i], line, sizeof line);
+        if (rc < 0)
+            gp_fmt(msg, msglen, "%s", line);
+        else if (rc == 1)
+            gp_strlist_add(&skipped, line);
+        if (rc == 1 && !first[0])
+            gp_fmt(first, sizeof first, "%s", m);
+        else if (m[0] && o->notes)
+            gp_strlist_add(o->notes, line);
+        drawn += rc == 0;
+    }
+    if (rc >= 0 && !drawn)
+        gp_fmt(msg, msglen, "%s", first[0] ? first : "nothing to draw");
+    for (int i = 0; rc >= 0 && drawn && o->notes && i < skipped.n; i++)
+        gp_strlist_add(o->notes, skipped.v[i]);
+    gp_strlist_free(&skipped);
+    gp_families_free(&own);
+    return rc < 0 ? -1 : drawn ? 0 : 1;
 }

@@ -2,10 +2,11 @@
  * (private to plot/).  Each draws from the dataset with the options:
  * 0 drawn (file names appended to `written`), 1 skipped (msg says why, e.g.
  * "roofline: skipped, no counters"), -1 failed (one line in msg).
- *   roofline      roofline.c   one size, every kernel against the ceilings
- *   gflops_vs_n, speedup, crossover
- *                 sweep.c      over a size sweep
- *   metrics       metrics.c    the metrics panel of one size
+ *   roofline      roofline.c   one per family: one size, each kernel under
+ *                              the family's roofs (roofs.c)
+ *   gflops_vs_n, speedup       sweep.c   one per family, over a size sweep
+ *   crossover     sweep.c      one per swept kernel: its tile configs
+ *   metrics       metrics.c    one per family: the metrics panel of one size
  *   dist_scaling  dist.c       whole-run GFLOP/s over the number of ranks,
  *                              the ideal line, parallel efficiency
  *   dist_time     dist.c       each rank's time as stacked bars: compute,

@@ -16,7 +16,7 @@
 #include "util/util.h"
 
 typedef struct {
-    const char *ceilings, *format, *out;
+    const char *ceilings, *format, *out, *family, *kernels;
     int want[GP_NCHARTS];
     int hierarchical, help;
     long size[3];
@@ -35,6 +35,10 @@ static void usage(FILE *f)
           "                        dist_scaling,dist_time (gemmprof dist runs) or all\n"
           "  -s, --size N|M,N,K    the size for roofline and metrics (default: the size\n"
           "                        most kernels have, largest first)\n"
+          "      --family LIST     which families get charts (default: each family\n"
+          "                        of the data: fp32-ladder, fp32-top, fp64, tf32, ...;\n"
+          "                        fp32 names both halves); all: one chart of everything\n"
+          "  -k, --kernel LIST     one chart of just these kernels (comma-separated)\n"
           "      --hierarchical    roofline with L2 points and L2/shared-memory ceilings\n"
           "  -h, --help\n", f);
 }
@@ -69,6 +73,8 @@ static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t err
         { "charts", required_argument, NULL, 'C' },
         { "size", required_argument, NULL, 's' },
         { "hierarchical", no_argument, NULL, 'H' },
+        { "family", required_argument, NULL, 'F' },
+        { "kernel", required_argument, NULL, 'k' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -78,8 +84,10 @@ static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t err
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":c:f:o:s:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":c:f:o:s:k:h", opts, NULL)) != -1) {
         switch (c) {
+        case 'F': a->family = optarg; break;
+        case 'k': a->kernels = optarg; break;
         case 'c': a->ceilings = optarg; break;
         case 'f': a->format = optarg; break;
         case 'o': a->out = optarg; break;
@@ -152,7 +160,9 @@ static int render_all(const gp_dataset *d, const gp_chart_opts *o, const int *wa
         if (!want[c])
             continue;
         char msg[1024];
-        int rc = gp_chart_render((gp_chart)c, d, o, written, msg, sizeof msg);
+        gp_chart_opts oc = *o;
+        oc.notes = notes;
+        int rc = gp_chart_render((gp_chart)c, d, &oc, written, msg, sizeof msg);
         if (rc < 0) {
             gp_fmt(err, errlen, "%s", msg);
             return -1;
@@ -183,8 +193,8 @@ static int publish(const gp_strlist *w, const char *from, const char *to, FILE *
 /* The common path of plot and --roofline: tools, scratch, render, move. */
 static int plot_into(const gp_dataset *d, const char *outdir, const char *format,
                      const int *want, int hierarchical, const long size[3],
-                     gp_strlist *final, gp_strlist *notes, FILE *print,
-                     char *err, size_t errlen)
+                     const gp_families *families, gp_strlist *final, gp_strlist *notes,
+                     FILE *print, char *err, size_t errlen)
 {
     char gnuplot[PATH_MAX], plots[PATH_MAX], tmp[PATH_MAX], work[PATH_MAX];
     if (gp_find_gnuplot(gnuplot, sizeof gnuplot, err, errlen) < 0 ||
@@ -196,7 +206,7 @@ static int plot_into(const gp_dataset *d, const char *outdir, const char *format
     gp_fmt(work, sizeof work, "%s/work", tmp);
     gp_chart_opts o = { .format = format, .outdir = tmp, .workdir = work,
                         .plotsdir = plots, .gnuplot = gnuplot,
-                        .hierarchical = hierarchical };
+                        .hierarchical = hierarchical, .families = families };
     memcpy(o.size, size, sizeof o.size);
     gp_strlist w = { 0 };
     int drawn = mkdir(work, 0777) == 0 ? render_all(d, &o, want, &w, notes, err, errlen) : -1;
@@ -229,14 +239,17 @@ int gp_cmd_plot(int argc, char **argv)
         return 0;
     }
     gp_dataset d;
-    if (gp_dataset_load(&d, argv + optind, argc - optind, a.ceilings, err, sizeof err) < 0) {
+    gp_families fams;
+    int chosen = gp_dataset_open(&d, argv + optind, argc - optind, a.ceilings, a.family,
+                                 a.kernels, &fams, err, sizeof err);
+    if (chosen < 0) {
         gp_error("%s", err);
-        gp_dataset_free(&d);
         return 2;
     }
     gp_strlist final = { 0 }, notes = { 0 };
     int drawn = plot_into(&d, a.out, a.format, a.want, a.hierarchical, a.size,
-                          &final, &notes, stdout, err, sizeof err);
+                          chosen ? &fams : NULL, &final, &notes, stdout, err, sizeof err);
+    gp_families_free(&fams);
     for (int i = 0; i < notes.n; i++)
         fprintf(stderr, "gemmprof: %s\n", notes.v[i]);
     gp_strlist_free(&notes);
@@ -269,7 +282,7 @@ int gp_plot_roofline(const char *data_csv, const char *ceilings_csv,
     long size[3] = { 0, 0, 0 };
     gp_strlist final = { 0 }, notes = { 0 };
     char fail[1024] = "";
-    int drawn = plot_into(&d, outdir, format, want, 0, size, &final, &notes, NULL,
+    int drawn = plot_into(&d, outdir, format, want, 0, size, NULL, &final, &notes, NULL,
                           fail, sizeof fail);
     size_t off = 0;
     for (int i = 0; i < final.n && off < wlen; i++)

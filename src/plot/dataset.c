@@ -78,17 +78,21 @@ static int add_run_file(gp_dataset *d, const char *path, char *err, size_t errle
     }
     gp_row *rows = realloc(d->rows, (size_t)(d->nrows + f.nrows) * sizeof *rows);
     char **files = realloc(d->files, (size_t)(d->nfiles + 1) * sizeof *files);
+    int *counts = realloc(d->file_rows, (size_t)(d->nfiles + 1) * sizeof *counts);
     if (rows)
         d->rows = rows;
     if (files)
         d->files = files;
-    if (!rows || !files || !(d->files[d->nfiles] = strdup(path))) {
+    if (counts)
+        d->file_rows = counts;
+    if (!rows || !files || !counts || !(d->files[d->nfiles] = strdup(path))) {
         gp_fmt(err, errlen, "out of memory");
         gp_run_file_free(&f);
         return -1;
     }
     memcpy(d->rows + d->nrows, f.rows, (size_t)f.nrows * sizeof *rows);
     d->nrows += f.nrows;
+    d->file_rows[d->nfiles] = f.nrows;
     if (d->nfiles++ == 0)
         d->meta = f.meta;
     else {
@@ -173,6 +177,19 @@ void gp_dataset_free(gp_dataset *d)
     for (int i = 0; i < d->nfiles; i++)
         free(d->files[i]);
     free(d->files);
+    free(d->file_rows);
     free(d->ceil);
     memset(d, 0, sizeof *d);
+}
+
+int gp_dataset_open(gp_dataset *d, char *const *paths, int npaths, const char *ceilings,
+                    const char *family, const char *kernels, gp_families *fams,
+                    char *err, size_t errlen)
+{
+    int chosen = -1;
+    if (gp_dataset_load(d, paths, npaths, ceilings, err, errlen) == 0)
+        chosen = gp_families_pick(d, family, kernels, fams, err, errlen);
+    if (chosen < 0)
+        gp_dataset_free(d);
+    return chosen;
 }

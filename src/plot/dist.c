@@ -23,7 +23,7 @@
 
 #include "plot.h"
 #include "charts.h"
-#include "select.h"
+#include "frame.h"
 
 #define MAX_SHAPES 16
 #define MAX_ITEMS 256
@@ -349,6 +349,26 @@ static int scaling_draw(const gp_chart_opts *o, const scaling *sc, const char *s
     one_precision(sc->d, scaling_row, sc->s, prec, sizeof prec);
     gp_chart_title(o, title, sizeof title, "SUMMA strong scaling, %s%s: %s", shape,
                    prec, where(sc->d, at, sizeof at));
+    /* GFLOP/s shown in TFLOP/s when that reads better: the top of the
+     * ideal lines or of the rows */
+    double top = 0;
+    for (int i = 0; i < sc->d->nrows; i++)
+        if (scaling_row(&sc->d->rows[i]) && shape_is(&sc->d->rows[i], sc->s))
+            top = fmax(top, sc->d->rows[i].gflops);
+    for (int j = 0; j < sc->nb; j++)
+        top = fmax(top, sc->b[j].per_rank * (double)sc->ranks[sc->nranks - 1]);
+    const char *unit;
+    double yscale = gp_flops_unit(top, &unit);
+    char ylab[64];
+    gp_fmt(ylab, sizeof ylab, "Performance (%s)", unit);
+    gp_var_num(&v, "yscale", yscale);
+    gp_var_str(&v, "ylab", ylab);
+    char caption[512];
+    gp_fmt(caption, sizeof caption, "Strong scaling of gemmprof dist at %s: performance "
+           "over MPI ranks, the ideal line, and parallel efficiency (right axis).", shape);
+    gp_frame fr;
+    gp_frame_stack(&fr, 52, 52, 220, 38, sc->nk + sc->nb + 1, 2, 0);
+    gp_frame_vars(&v, o, &fr, caption);
     gp_var_str(&v, "f", data);
     gp_var_str(&v, "names", names.s);
     gp_var_str(&v, "inames", inames.s);
@@ -356,7 +376,7 @@ static int scaling_draw(const gp_chart_opts *o, const scaling *sc, const char *s
     gp_var_str(&v, "xt", xt.s);
     gp_var_num(&v, "xmax", (double)sc->ranks[sc->nranks - 1]);
     gp_var_str(&v, "ttl", title);
-    int rc = gp_chart_draw(o, "dist_scaling.gp", stem, &v, written, msg, msglen);
+    int rc = gp_chart_draw(o, "dist_scaling.gp", stem, caption, &v, written, msg, msglen);
     gp_buf_free(&v);
     gp_buf_free(&names);
     gp_buf_free(&inames);
@@ -545,13 +565,18 @@ static int timing_draw(const gp_chart_opts *o, const timing *t, const char *stem
     one_precision(t->d, time_row, t->s, prec, sizeof prec);
     gp_chart_title(o, title, sizeof title, "Time per rank, %s%s: %s", shape, prec,
                    where(t->d, at, sizeof at));
+    char caption[512];
+    gp_fmt(caption, sizeof caption, "Where each rank's time went at %s: local GEMMs, "
+           "exposed communication and host-device copies, one group of bars per run.", shape);
     gp_buf v = { 0 };
+    gp_frame fr;
+    gp_frame_stack(&fr, 52, 14, 200, 90, 4, 2, 0);   /* run names under the bars */
+    gp_frame_vars(&v, o, &fr, caption);
     gp_var_str(&v, "f", bars);
     gp_var_str(&v, "g", groups);
     gp_var_num(&v, "xmax", xmax);
-    gp_var_num(&v, "w", xmax > 16 ? 3.5 + 0.32 * xmax : 8.5);  /* room per bar */
     gp_var_str(&v, "ttl", title);
-    int rc = gp_chart_draw(o, "dist_time.gp", stem, &v, written, msg, msglen);
+    int rc = gp_chart_draw(o, "dist_time.gp", stem, caption, &v, written, msg, msglen);
     gp_buf_free(&v);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "plot.h"
+#include "frame.h"
 
 const char *gp_format_ext(const char *format)
 {
@@ -51,17 +52,10 @@ int gp_parse_plot_size(const char *s, long size[3])
 
 int gp_find_gnuplot(char *path, size_t len, char *err, size_t errlen)
 {
-    const char *env = getenv("PATH");
-    char dirs[8192];
-    gp_fmt(dirs, sizeof dirs, "%s", env ? env : "/usr/bin:/bin");
-    for (char *save, *dir = strtok_r(dirs, ":", &save); dir;
-         dir = strtok_r(NULL, ":", &save)) {
-        char abs[PATH_MAX];
-        if (gp_path_join(path, len, *dir ? dir : ".", "gnuplot") == 0 &&
-            access(path, X_OK) == 0 && realpath(path, abs)) {
-            gp_fmt(path, len, "%s", abs);
-            return 0;
-        }
+    char abs[PATH_MAX];
+    if (gp_which("gnuplot", path, len) == 0 && realpath(path, abs)) {
+        gp_fmt(path, len, "%s", abs);
+        return 0;
     }
     gp_fmt(err, errlen, "gnuplot not found: apt-get install gnuplot-nox");
     return -1;
@@ -116,6 +110,7 @@ void gp_chart_title(const gp_chart_opts *o, char *out, size_t len,
     va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    gp_fit_text(raw, 10, GP_CHART_W - 16);      /* style.gp: titles are 10 pt */
     gp_chart_text(o->format, raw, 0, out, len);
 }
 
@@ -126,7 +121,8 @@ const char *gp_chart_gpu(const gp_dataset *d)
 }
 
 int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *stem,
-                  gp_buf *vars, gp_strlist *written, char *msg, size_t msglen)
+                  const char *caption, gp_buf *vars, gp_strlist *written,
+                  char *msg, size_t msglen)
 {
     const char *ext = gp_format_ext(o->format);
     char out[512], path[PATH_MAX], errfile[PATH_MAX];
@@ -150,6 +146,8 @@ int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *stem,
         return -1;
     }
     gp_strlist_add(written, out);
+    if (o->captions)
+        gp_strlist_add(o->captions, caption ? caption : stem);
     if (strcmp(o->format, "cairolatex") == 0) {      /* and its graphics */
         gp_fmt(out, sizeof out, "%s.pdf", stem);
         gp_strlist_add(written, out);

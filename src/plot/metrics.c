@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "plot.h"
-#include "select.h"
+#include "frame.h"
+#include "charts.h"
 
 enum { DRAM, COMPULSORY, BANK, SPILL, OCC_ACH, OCC_TH, NCOL };
 
@@ -37,7 +38,15 @@ static double top_of(const double *v, int n, int col)
 
 static double nice_top(double t)
 {
-    return t > 0 ? t * 1.3 : 1;   /* headroom for the key */
+    return t > 0 ? t * 1.15 : 1;
+}
+
+/* A round (1-2-5) step giving two or three ticks on [0, top]: panels
+ * are narrow. */
+static double tick_step(double top)
+{
+    double want = top / 3, e = pow(10, floor(log10(want)));
+    return want <= e ? e : want <= 2 * e ? 2 * e : want <= 5 * e ? 5 * e : 10 * e;
 }
 
 static int has(const double *v, int n, int col)
@@ -57,9 +66,9 @@ static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const doub
     fprintf(f, "# label,dram_mb,compulsory_mb,bank_ratio,spill_bytes,"
                "occ_achieved,occ_theoretical\n");
     for (int i = 0; i < n; i++) {
-        char name[256], label[48];
-        gp_kernel_label(k[i].kernel, label, sizeof label);
-        gp_data_text(o->format, label, name, sizeof name);
+        char name[256], shortn[64];
+        gp_short_name(k[i].kernel, shortn, sizeof shortn, 28);
+        gp_data_text(o->format, shortn, name, sizeof name);
         fprintf(f, "%s", name);
         for (int c = 0; c < NCOL; c++) {
             double x = v[i * NCOL + c];
@@ -76,46 +85,66 @@ static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const doub
     return 0;
 }
 
-static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_key *k, int n,
-                const double *v, const long shape[3], gp_strlist *written,
-                char *msg, size_t msglen)
+static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
+                const gp_key *k, int n, const double *v, const long shape[3],
+                gp_strlist *written, char *msg, size_t msglen)
 {
-    char path[4096], title[512], sz[64];
+    char path[4096], title[512], sz[64], caption[512], stem[96];
     if (write_rows(o, k, n, v, path, sizeof path, msg, msglen) < 0)
         return -1;
-    double lo = INFINITY, hi = 0;
-    for (int i = 0; i < n; i++)
+    double lo = INFINITY, hi = 0, names_w = 0;
+    for (int i = 0; i < n; i++) {
+        char shortn[64];
+        gp_short_name(k[i].kernel, shortn, sizeof shortn, 28);
+        names_w = fmax(names_w, gp_text_width(shortn, GP_LABEL_FONT));
         for (int c = DRAM; c <= COMPULSORY; c++)
             if (!isnan(v[i * NCOL + c]) && v[i * NCOL + c] > 0) {
                 lo = fmin(lo, v[i * NCOL + c] / 1e6);
                 hi = fmax(hi, v[i * NCOL + c] / 1e6);
             }
+    }
     gp_shape_str(shape, sz, sizeof sz);
-    gp_chart_title(o, title, sizeof title, "Why each rung is faster: %s, size %s",
-                   gp_chart_gpu(d), sz);
+    gp_chart_title(o, title, sizeof title, "Why each rung is faster, %s: %s, size %s",
+                   fam->title, gp_chart_gpu(d), sz);
+    gp_fmt(caption, sizeof caption, "%s at size %s: DRAM traffic, bank conflicts, "
+           "spills and occupancy of each kernel.", fam->title, sz);
+    /* One row per kernel, four panels side by side, names on the left. */
+    gp_frame fr;
+    gp_frame_stack(&fr, names_w + 10, 14, 13.0 * n + 6, 40, 4, 2, 2);
     gp_buf b = { 0 };
+    gp_frame_vars(&b, o, &fr, caption);
     gp_var_str(&b, "f", path);
     gp_var_num(&b, "nrow", n);
+    gp_var_num(&b, "gap", 22 / (o->page_w > 0 ? o->page_w : fr.w));
     gp_var_num(&b, "has_dram", has(v, n, DRAM));
     gp_var_num(&b, "has_comp", has(v, n, COMPULSORY));
     gp_var_num(&b, "has_bank", has(v, n, BANK));
     gp_var_num(&b, "has_spill", has(v, n, SPILL));
+    gp_var_num(&b, "no_spill", has(v, n, SPILL) && top_of(v, n, SPILL) == 0);
     gp_var_num(&b, "has_ach", has(v, n, OCC_ACH));
     gp_var_num(&b, "has_theo", has(v, n, OCC_TH));
-    gp_var_num(&b, "dram_lo", pow(10, floor(log10(isinf(lo) ? 1 : lo / 1.5))));
-    gp_var_num(&b, "dram_hi", pow(10, ceil(log10(hi > 0 ? hi * 8 : 10))));
-    gp_var_num(&b, "bank_hi", nice_top(top_of(v, n, BANK)));
-    gp_var_num(&b, "spill_hi", nice_top(top_of(v, n, SPILL)));
+    double a = 1, z = 10;
+    if (hi > 0)
+        gp_log_range(lo / 1.5, hi * 1.5, &a, &z);
+    gp_var_num(&b, "dram_lo", a);
+    gp_var_num(&b, "dram_hi", z);
+    gp_log_tics(&b, "dram_t", a, z, 3);   /* a narrow panel */
+    double bank = nice_top(top_of(v, n, BANK)), spill = nice_top(top_of(v, n, SPILL));
+    gp_var_num(&b, "bank_hi", bank);
+    gp_var_num(&b, "bank_step", tick_step(bank));
+    gp_var_num(&b, "spill_hi", spill);
+    gp_var_num(&b, "spill_step", tick_step(spill));
     gp_var_str(&b, "ttl", title);
-    int rc = gp_chart_draw(o, "metrics.gp", "metrics", &b, written, msg, msglen);
+    gp_fmt(stem, sizeof stem, fam->whole ? "metrics" : "metrics-%s", fam->name);
+    int rc = gp_chart_draw(o, "metrics.gp", stem, caption, &b, written, msg, msglen);
     gp_buf_free(&b);
     return rc;
 }
 
-int gp_chart_metrics(const gp_dataset *d, const gp_chart_opts *o,
-                     gp_strlist *written, char *msg, size_t msglen)
+static int metrics_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
+                       gp_strlist *written, char *msg, size_t msglen)
 {
-    gp_where w = { .d = d, .need = need_any };
+    gp_where w = { .d = d, .need = need_any, .family = fam };
     long shape[3];
     if (gp_shape_choose(&w, o->size, shape) < 0) {
         gp_fmt(msg, msglen, "metrics: skipped, no counters, spills or occupancy "
@@ -125,16 +154,25 @@ int gp_chart_metrics(const gp_dataset *d, const gp_chart_opts *o,
     w.shape = shape;
     gp_key *k;
     int n = gp_keys(&w, &k);
-    double *v = malloc((size_t)(n + 1) * NCOL * sizeof *v);
-    for (int i = 0; v && i < n; i++)
+    int nref, m = gp_family_sort(fam, k, n, &nref);   /* ladder order */
+    double *v = malloc((size_t)(m + 1) * NCOL * sizeof *v);
+    for (int i = 0; v && i < m; i++) {
+        gp_where wc = gp_where_counted(&w, &k[i]);
         for (int c = 0; c < NCOL; c++)
-            v[i * NCOL + c] = gp_median(&w, &k[i], getters[c]);
+            v[i * NCOL + c] = gp_median(&wc, &k[i], getters[c]);
+    }
     int rc = -1;
     if (!v)
         gp_fmt(msg, msglen, "out of memory");
     else
-        rc = draw(d, o, k, n, v, shape, written, msg, msglen);
+        rc = draw(d, o, fam, k, m, v, shape, written, msg, msglen);
     free(v);
     free(k);
     return rc;
+}
+
+int gp_chart_metrics(const gp_dataset *d, const gp_chart_opts *o,
+                     gp_strlist *written, char *msg, size_t msglen)
+{
+    return gp_chart_each_family(d, o, metrics_one, written, msg, msglen);
 }

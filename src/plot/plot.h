@@ -1,7 +1,8 @@
 /* plot.h - charts from data files, drawn by the gnuplot scripts in plots/.
- * gemmprof chooses (rows, sizes, medians, the ridge, crossovers, label
- * positions) and writes small CSV files; the scripts only draw them.
- * Used by `gemmprof plot`, `gemmprof report` and `gemmprof --roofline`. */
+ * gemmprof chooses (rows, families, sizes, medians, the roofs, crossovers,
+ * the geometry in points, label positions) and writes small CSV files; the
+ * scripts only draw them.  Used by `gemmprof plot`, `gemmprof report` and
+ * `gemmprof --roofline`. */
 #ifndef GP_PLOT_H
 #define GP_PLOT_H
 
@@ -9,9 +10,10 @@
 #include "data/data.h"
 #include "util/util.h"
 
-/* For the run command's --roofline: draw DATA's roofline against CEILINGS
- * into OUTDIR (created if missing) as FORMAT (pdf, png, svg, cairolatex).
- * Returns 0 with the path(s) written in `written` (newline-separated),
+/* For the run command's --roofline: draw DATA's rooflines (one per family)
+ * against CEILINGS into OUTDIR (created if missing) as FORMAT (pdf, png,
+ * svg, cairolatex).  Returns 0 with the paths written in `written`
+ * (newline-separated),
  * 1 if the chart could not be drawn from this data (why in `err`, e.g. no
  * counters), -1 on an error (one line in `err`). */
 int gp_plot_roofline(const char *data_csv, const char *ceilings_csv,
@@ -28,11 +30,16 @@ typedef enum {
     GP_CHART_DIST_SCALING, GP_CHART_DIST_TIME, GP_NCHARTS
 } gp_chart;
 
+/* The families charts are split into (family.h). */
+typedef struct gp_families_s gp_families;
+typedef struct gp_family_s gp_family;
+
 /* Data files read together, plus the ceilings file if there is one. */
 typedef struct {
     gp_row *rows;
     int nrows;
     char **files;            /* run files in the order given              */
+    int *file_rows;          /* how many of `rows` each file gave, in order */
     int nfiles;
     gp_meta meta;            /* metadata of the first file                */
     gp_ceilings *ceil;       /* NULL if none                              */
@@ -46,6 +53,13 @@ typedef struct {
 int gp_dataset_load(gp_dataset *d, char *const *paths, int npaths,
                     const char *ceilings, char *err, size_t errlen);
 void gp_dataset_free(gp_dataset *d);
+/* The same, then the families --family / --kernel ask for (either may be
+ * NULL; gp_families_pick): 1 chosen into *fams, 0 neither given, -1 with
+ * err and nothing left to free. */
+int gp_dataset_open(gp_dataset *d, char *const *paths, int npaths, const char *ceilings,
+                    const char *family, const char *kernels, gp_families *fams,
+                    char *err, size_t errlen);
+
 
 typedef struct {
     const char *format;      /* pdf, png, svg, cairolatex                 */
@@ -55,11 +69,14 @@ typedef struct {
     const char *gnuplot;     /* the executable                            */
     int hierarchical;        /* roofline: L2/smem points and ceilings     */
     long size[3];            /* m,n,k for one-size charts; 0: choose      */
+    const gp_families *families;  /* one chart per family; NULL: the
+                                     data's own families (family.h)     */
+    gp_strlist *notes;       /* what a chart left out or warns about      */
+    double page_w, page_h;   /* > 0: draw on a report page this size (pt),
+                                with the caption under the chart         */
+    gp_strlist *captions;    /* if set: one caption per chart drawn       */
 } gp_chart_opts;
 
-/* Render one chart.  0: drawn, file names (relative to outdir) appended to
- * `written`; 1: nothing to draw from this data, reason in msg ("roofline:
- * skipped, ..."); -1: failed, one line in msg. */
 /* The table of charts (charts.c): name and drawing function of each.
  * A chart draws from the dataset: 0 drawn, file names (relative to outdir)
  * appended to `written`; 1 nothing to draw from this data, reason in msg
@@ -87,9 +104,20 @@ int gp_parse_plot_size(const char *s, long size[3]);
 
 /* Render `script` (a file in o->plotsdir) with `vars` (term and out are
  * added here) to STEM.<ext> in o->outdir; appends what it wrote to
- * `written`.  0, or -1 with msg. */
+ * `written`, and `caption` (what the chart shows, one sentence) to
+ * o->captions.  0, or -1 with msg. */
 int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *stem,
-                  gp_buf *vars, gp_strlist *written, char *msg, size_t msglen);
+                  const char *caption, gp_buf *vars, gp_strlist *written,
+                  char *msg, size_t msglen);
+
+/* Draw one chart per family (o->families, or the data's own): `one`
+ * draws family f.  0 if any was drawn (families skipped, and what a drawn
+ * one says in msg, go to o->notes), 1 if none (why in msg), -1 error. */
+typedef int (*gp_family_chart)(const gp_dataset *d, const gp_chart_opts *o,
+                               const gp_family *f, gp_strlist *written,
+                               char *msg, size_t msglen);
+int gp_chart_each_family(const gp_dataset *d, const gp_chart_opts *o, gp_family_chart one,
+                         gp_strlist *written, char *msg, size_t msglen);
 
 /* A title or label as the chart's format needs it (see gp_chart_text). */
 void gp_chart_title(const gp_chart_opts *o, char *out, size_t len,
@@ -123,5 +151,7 @@ int gp_gnuplot_run(const char *gnuplot, const char *script, const char *vars,
 
 /* ---- choosing rows and numbers (select.c), also the report's tables */
 #include "select.h"
+/* ---- the families charts are split into (family.c) */
+#include "family.h"
 
 #endif

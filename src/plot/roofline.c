@@ -1,16 +1,29 @@
-/* roofline.c - the roofline: one size, every kernel a point at (DRAM
- * arithmetic intensity, timed GFLOP/s), the ceilings file's measured and
- * theoretical ceilings, the ridge point; --hierarchical adds L2 points and
- * the L2 and shared-memory bandwidth ceilings. */
+/* roofline.c - one roofline per family: one size, every kernel a point at
+ * (DRAM arithmetic intensity, timed performance) under the family's roofs
+ * (roofs.c), measured solid and theoretical dashed, the ridge point; with
+ * --hierarchical the L2 points too.  Everything is laid out here, in
+ * points (frame.h): the axes in engineering units, the roofs as segments,
+ * the labels clear of each other, of the roofs and of the legend below
+ * the plot area (labels.c).  A point above every roof is named under the
+ * title with the reason.  roofline.gp only draws. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
-#include "plot.h"
-#include "labels.h"
-#include "select.h"
+#include "charts.h"
+#include "roofline.h"
+
+#define PLOT_H 250.0         /* the plot area's height, up to 14 points  */
+
+/* Taller for more points (--family all), so their labels find room. */
+static double plot_h(int n)
+{
+    return n > 14 ? PLOT_H + 5.0 * (n - 14) : PLOT_H;
+}
+#define LEFT 52.0            /* y tick labels and the axis title        */
+#define RIGHT 14.0
 
 /* A point needs both coordinates, on log axes: a traced kernel that
  * counted no FLOPs (a fill, a copy) has none. */
@@ -19,136 +32,286 @@ static double need_point(const gp_row *r)
     return r->gflops > 0 && r->ai_dram > 0 ? r->ai_dram : NAN;
 }
 
-static double ceil_val(const gp_dataset *d, const char *name, int theoretical)
+static int collect_points(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
+                          gp_roofline *rl, char *msg, size_t msglen)
 {
-    const gp_ceiling *c = gp_ceilings_find(d->ceil, name);
-    if (!c)
-        return NAN;
-    return theoretical ? c->theoretical : c->measured;
-}
-
-typedef struct {
-    gp_buf pkm_v, pkm_n, pkt_v, pkt_n;
-    double ridge_x, ridge_y, top;
-} compute_ceilings;
-
-/* Tensor-core precisions have no probe: their kernels are drawn under the
- * FP32 FMA roof (so they may sit above it), as TF32 rungs always were. */
-static int under_fp32_roof(const char *precision)
-{
-    static const char *const names[] = { "fp32", "tf32", "bf16", "fp16", "fp8" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(precision, names[i]) == 0)
-            return 1;
+    gp_where w = { .d = d, .need = need_point, .family = f };
+    if (gp_shape_choose(&w, o->size, rl->shape) < 0) {
+        char sz[64] = "";
+        if (o->size[0])
+            gp_shape_str(o->size, sz, sizeof sz);
+        gp_fmt(msg, msglen, "roofline: skipped, no ai_dram values%s%s (run with counters)",
+               sz[0] ? " at size " : "", sz);
+        return 1;
+    }
+    w.shape = rl->shape;
+    gp_key *k;
+    int n = gp_keys(&w, &k);
+    rl->p = calloc((size_t)n + 1, sizeof *rl->p);
+    rl->lab = calloc((size_t)n + 2, sizeof *rl->lab);
+    if (!rl->p || !rl->lab) {
+        free(k);
+        gp_fmt(msg, msglen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        gp_roof_point *p = &rl->p[rl->n++];
+        p->k = k[i];
+        p->ai = gp_median(&w, &k[i], gp_get_ai_dram);
+        p->g = gp_median(&w, &k[i], gp_get_gflops);
+        p->ai2 = gp_median(&w, &k[i], gp_get_ai_l2);
+        p->lt = gp_family_lt(f, k[i].kernel, k[i].precision);
+        gp_short_name(k[i].kernel, p->name, sizeof p->name, 44);
+    }
+    free(k);
     return 0;
 }
 
-/* Compute ceilings for the precisions drawn.  -1 if none is known. */
-static int pick_compute(const gp_dataset *d, const gp_key *k, int nk,
-                        compute_ceilings *cc, double bw)
+/* The compute roof the ridge is drawn for (the highest), and the DRAM
+ * bandwidth it meets (measured if there is one). */
+static void ridge(gp_roofline *rl)
 {
-    static const char *const prec[2][3] = {
-        { "fp32", "fp32_fma", "FP32" }, { "fp64", "fp64_fma", "FP64" },
-    };
-    int any = 0;
-    cc->ridge_x = cc->ridge_y = cc->top = NAN;
-    for (int p = 0; p < 2; p++) {
-        int used = 0;
-        for (int i = 0; i < nk; i++)
-            used |= p == 0 ? under_fp32_roof(k[i].precision)
-                           : strcmp(k[i].precision, prec[p][0]) == 0;
-        double m = ceil_val(d, prec[p][1], 0), t = ceil_val(d, prec[p][1], 1);
-        if (!used || (isnan(m) && isnan(t)))
+    double top = gp_roofs_top(&rl->roofs), bw = gp_roofs_value(&rl->roofs, "dram_bw", 1);
+    for (int i = 0; i < rl->roofs.n; i++)      /* the measured one of that ceiling */
+        if (rl->roofs.r[i].compute && rl->roofs.r[i].value == top) {
+            top = gp_roofs_value(&rl->roofs, rl->roofs.r[i].ceiling, 1);
+            break;
+        }
+    rl->ridge_x = top / bw;
+    rl->ridge_y = top;
+    gp_fmt(rl->ridge_text, sizeof rl->ridge_text, "ridge %.3g FLOP/B", rl->ridge_x);
+}
+
+/* Points that no roof covers: the chart says which, and why. */
+static void above_notes(gp_roofline *rl, const gp_dataset *d)
+{
+    double peak = gp_roofs_top(&rl->roofs), bw = -INFINITY;
+    for (int i = 0; i < rl->roofs.n; i++)
+        if (strcmp(rl->roofs.r[i].ceiling, "dram_bw") == 0)
+            bw = fmax(bw, rl->roofs.r[i].value);
+    char names[512] = "";
+    int above = 0, listed = 0;
+    for (int i = 0; i < rl->n; i++) {
+        const gp_roof_point *p = &rl->p[i];
+        if (p->g <= fmin(peak, bw * p->ai) * 1.001)
             continue;
-        if (!isnan(m)) {
-            gp_buf_printf(&cc->pkm_v, "%.6g ", m);
-            gp_buf_printf(&cc->pkm_n, "%s ", prec[p][2]);
+        above++;
+        char more[600];
+        gp_fmt(more, sizeof more, "%s%s%s", names, listed ? ", " : "", p->name);
+        if (listed == above - 1 && gp_text_width(more, GP_LABEL_FONT) < 0.8 * GP_CHART_W - 130) {
+            gp_fmt(names, sizeof names, "%s", more);
+            listed++;
         }
-        if (!isnan(t)) {
-            gp_buf_printf(&cc->pkt_v, "%.6g ", t);
-            gp_buf_printf(&cc->pkt_n, "%s ", prec[p][2]);
-        }
-        double peak = isnan(m) ? t : m;
-        if (!any) {
-            cc->ridge_y = peak;
-            cc->ridge_x = peak / bw;
-        }
-        cc->top = isnan(cc->top) ? fmax(m, t) : fmax(cc->top, fmax(m, t));
-        any = 1;
     }
-    return any ? 0 : -1;
+    if (!above)
+        return;
+    if (listed < above)
+        gp_fmt(rl->note[rl->nnotes++], sizeof rl->note[0], "%d kernels above every roof "
+               "drawn: %s, ...", above, names);
+    else
+        gp_fmt(rl->note[rl->nnotes++], sizeof rl->note[0], "Above every roof drawn: %s",
+               names);
+    const char *file = d->ceil_path[0] ? strrchr(d->ceil_path, '/') : NULL;
+    file = file ? file + 1 : d->ceil_path;
+    if (strstr(rl->roofs.missing, "tensor"))
+        gp_fmt(rl->note[rl->nnotes++], sizeof rl->note[0], "%s has no %s row: the "
+               "tensor-core roof these kernels run under is not drawn", file,
+               strstr(rl->roofs.missing, "tf32_tensor") ? "tf32_tensor" : "fp64_tensor");
+    else
+        gp_fmt(rl->note[rl->nnotes++], sizeof rl->note[0], "above the theoretical peak: "
+               "check the ceilings file and the counters of these rows");
 }
 
-static void free_compute(compute_ceilings *cc)
+static void axes(gp_roofline *rl)
 {
-    gp_buf_free(&cc->pkm_v);
-    gp_buf_free(&cc->pkm_n);
-    gp_buf_free(&cc->pkt_v);
-    gp_buf_free(&cc->pkt_n);
-}
-
-typedef struct { double ai, g, ai2; } point;
-
-static double decade_below(double v) { return pow(10, floor(log10(v))); }
-static double decade_above(double v) { return pow(10, ceil(log10(v))); }
-
-/* Axes that hold every point, the ridge and the highest ceiling, with
- * room for labels. */
-static void ranges(const point *p, int n, int hier, const compute_ceilings *cc,
-                   double r[4])
-{
-    double x0 = cc->ridge_x, x1 = cc->ridge_x, y0 = cc->ridge_y, y1 = cc->top;
-    for (int i = 0; i < n; i++) {
-        x0 = fmin(x0, p[i].ai);
-        x1 = fmax(x1, p[i].ai);
-        if (hier && !isnan(p[i].ai2))
-            x0 = fmin(x0, p[i].ai2);
-        y0 = fmin(y0, p[i].g);
-        y1 = fmax(y1, p[i].g);
+    double x0 = rl->ridge_x, x1 = rl->ridge_x, y0 = rl->ridge_y, y1 = gp_roofs_top(&rl->roofs);
+    for (int i = 0; i < rl->n; i++) {
+        x0 = fmin(x0, rl->p[i].ai);
+        x1 = fmax(x1, rl->p[i].ai);
+        if (rl->hier && !isnan(rl->p[i].ai2))
+            x0 = fmin(x0, rl->p[i].ai2);
+        y0 = fmin(y0, rl->p[i].g);
+        y1 = fmax(y1, rl->p[i].g);
     }
-    r[0] = decade_below(x0 / 2);
-    r[1] = decade_above(x1 * 4);
-    r[2] = decade_below(y0 / 2);
-    r[3] = decade_above(y1 * 1.3);
+    rl->scale = gp_flops_unit(y1, &rl->unit);
+    gp_frame *fr = &rl->fr;
+    fr->xlog = fr->ylog = 1;
+    gp_log_range(x0 / 1.6, x1 * 3, &fr->x0, &fr->x1);
+    gp_log_range(y0 / 1.6 / rl->scale, y1 * 1.6 / rl->scale, &fr->y0, &fr->y1);
+    fr->w = GP_CHART_W;
+    fr->plot = (gp_box){ LEFT, 0, GP_CHART_W - RIGHT, plot_h(rl->n) };
 }
 
-/* Kernel labels and the ridge's label, placed together so they keep clear
- * of each other; the ridge goes first, beside its marker. */
-typedef struct {
-    gp_label ridge;
-    char ridge_text[64];
-    int moved;               /* kernel labels away from their point's level */
-} placed;
-
-static int write_points(const gp_chart_opts *o, const gp_key *k, const point *p,
-                        int n, const double r[4], const compute_ceilings *cc,
-                        placed *pl, char *path, size_t plen, char *msg, size_t msglen)
+static void add_seg(gp_roofline *rl, int roof, double xa, double ya, double xb, double yb)
 {
-    FILE *f = gp_open_in(o->workdir, "roofline-points.csv", path, plen, msg, msglen);
+    const gp_frame *fr = &rl->fr;
+    if (rl->nseg >= GP_ROOFS_MAX || xb <= xa)
+        return;
+    gp_roof_seg *s = &rl->seg[rl->nseg++];
+    s->roof = roof;
+    s->d = (gp_seg){ xa, ya, xb, yb };
+    s->p = (gp_seg){ gp_frame_px(fr, xa), gp_frame_py(fr, ya), gp_frame_px(fr, xb),
+                     gp_frame_py(fr, yb) };
+}
+
+/* The highest compute roof of one kind (measured 1, theoretical 0), else
+ * of the other. */
+static double top_of_kind(const gp_roofs *r, int measured)
+{
+    double top = NAN;
+    for (int pass = 0; pass < 2 && isnan(top); pass++)
+        for (int i = 0; i < r->n; i++)
+            if (r->r[i].compute && r->r[i].measured == (pass ? !measured : measured) &&
+                !(r->r[i].value <= top))
+                top = r->r[i].value;
+    return top;
+}
+
+/* Compute roofs level from where the DRAM roof of their kind meets them;
+ * bandwidth roofs rising until the highest compute roof of their kind. */
+static void segments(gp_roofline *rl)
+{
+    const gp_frame *fr = &rl->fr;
+    const double s = rl->scale;
+    for (int i = 0; i < rl->roofs.n; i++) {
+        const gp_roof *r = &rl->roofs.r[i];
+        if (r->compute) {
+            double bw = gp_roofs_value(&rl->roofs, "dram_bw", r->measured);
+            add_seg(rl, i, fmax(fr->x0, r->value / bw), r->value / s, fr->x1, r->value / s);
+        } else {
+            double top = top_of_kind(&rl->roofs, r->measured);
+            double xa = fmax(fr->x0, fr->y0 * s / r->value);
+            double xb = fmin(fr->x1, top / r->value);
+            add_seg(rl, i, xa, r->value * xa / s, xb, r->value * xb / s);
+        }
+    }
+}
+
+static void place_labels(gp_roofline *rl)
+{
+    const gp_frame *fr = &rl->fr;
+    for (int i = 0; i < rl->n; i++)
+        rl->lab[i] = (gp_label){ .px = gp_frame_px(fr, rl->p[i].ai),
+                                 .py = gp_frame_py(fr, rl->p[i].g),
+                                 .marker = GP_MARKER, .text = rl->p[i].name };
+    rl->lab[rl->n] = (gp_label){ .px = gp_frame_px(fr, rl->ridge_x),
+                                 .py = gp_frame_py(fr, rl->ridge_y / rl->scale),
+                                 .marker = 12, .text = rl->ridge_text, .below = 1 };
+    gp_seg segs[GP_ROOFS_MAX];
+    for (int i = 0; i < rl->nseg; i++)
+        segs[i] = rl->seg[i].p;
+    gp_label_space sp = { fr->plot, segs, rl->nseg, GP_LABEL_FONT };
+    rl->numbered = gp_labels_layout(rl->lab, rl->n + 1, &sp);
+}
+
+static void shift_y(gp_roofline *rl, double dy)
+{
+    gp_frame *fr = &rl->fr;
+    fr->plot.y0 += dy;
+    fr->plot.y1 += dy;
+    for (int i = 0; i < rl->nseg; i++) {
+        rl->seg[i].p.y0 += dy;
+        rl->seg[i].p.y1 += dy;
+    }
+    for (int i = 0; i <= rl->n; i++) {
+        gp_label *l = &rl->lab[i];
+        l->py += dy;
+        l->ly += dy;
+        l->box.y0 += dy;
+        l->box.y1 += dy;
+    }
+}
+
+/* The legend goes under the plot area (two columns): roofs, the ridge,
+ * the L2 points, the numbered kernels.  Then the chart's height is known
+ * and the plot area moves up to make room. */
+static void legend(gp_roofline *rl)
+{
+    rl->nkey = rl->nseg + 1 + rl->hier + rl->numbered;   /* roofs drawn, ridge, ... */
+    double y0 = rl->fr.plot.y0;
+    gp_frame_stack(&rl->fr, LEFT, RIGHT, plot_h(rl->n), 38, rl->nkey, 2, rl->nnotes);
+    double dy = rl->fr.plot.y0 - y0;
+    rl->fr.plot.y0 = y0;                     /* shift_y moves it, and the rest */
+    rl->fr.plot.y1 = y0 + plot_h(rl->n);
+    shift_y(rl, dy);
+    rl->key = (gp_box){ 0, 0, rl->fr.w, rl->fr.ky };
+}
+
+int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
+                       gp_roofline *rl, char *msg, size_t msglen)
+{
+    memset(rl, 0, sizeof *rl);
+    if (!d->ceil) {
+        gp_fmt(msg, msglen, "roofline: skipped, no ceilings file (run gemmprof "
+               "probe, then pass --ceilings FILE)");
+        return 1;
+    }
+    gp_family_roofs(d, f, o->hierarchical, &rl->roofs);
+    if (isnan(gp_roofs_value(&rl->roofs, "dram_bw", 1))) {
+        gp_fmt(msg, msglen, "roofline: skipped, %s has no dram_bw ceiling", d->ceil_path);
+        return 1;
+    }
+    if (isnan(gp_roofs_top(&rl->roofs))) {
+        gp_fmt(msg, msglen, "roofline %s: skipped, %s has no compute ceiling for it (%s)",
+               f->name, d->ceil_path, rl->roofs.missing);
+        return 1;
+    }
+    int rc = collect_points(d, f, o, rl, msg, msglen);
+    if (rc != 0)
+        return rc;
+    for (int i = 0; o->hierarchical && i < rl->n; i++)
+        rl->hier |= !isnan(rl->p[i].ai2);
+    if (o->hierarchical && !rl->hier)
+        gp_warn("roofline: no ai_l2 values, L2 points left out");
+    ridge(rl);
+    above_notes(rl, d);
+    axes(rl);
+    for (int i = 0; i < rl->n; i++)           /* from here on in the axis unit */
+        rl->p[i].g /= rl->scale;
+    segments(rl);
+    place_labels(rl);
+    legend(rl);
+    return 0;
+}
+
+void gp_roofline_free(gp_roofline *rl)
+{
+    free(rl->p);
+    free(rl->lab);
+    memset(rl, 0, sizeof *rl);
+}
+
+/* ---- drawing ---- */
+
+static void fmt_roof(const gp_roofline *rl, const gp_roof *r, char *out, size_t len)
+{
+    if (r->compute)
+        gp_fmt(out, len, "%s %.3g %s (%s)", r->what, r->value / rl->scale, rl->unit,
+               r->measured ? "measured" : "theoretical");
+    else
+        gp_fmt(out, len, "%s %.0f GB/s (%s)", r->what, r->value,
+               r->measured ? "measured" : "theoretical");
+}
+
+/* Segments, one block each (two rows), and their legend titles. */
+static int write_segs(const gp_chart_opts *o, const gp_roofline *rl, char *path, size_t plen,
+                      gp_buf *names, gp_buf *styles, char *msg, size_t msglen)
+{
+    FILE *f = gp_open_in(o->workdir, "roofline-roofs.csv", path, plen, msg, msglen);
     if (!f)
         return -1;
-    gp_label lab[n + 1];
-    char names[n + 1][48];              /* traced names are long: labels */
-    gp_fmt(pl->ridge_text, sizeof pl->ridge_text, "ridge %.3g FLOP/B", cc->ridge_x);
-    lab[0] = (gp_label){ .x = cc->ridge_x, .y = cc->ridge_y, .text = pl->ridge_text,
-                         .below = 1 };        /* the compute roof runs level */
-    for (int i = 0; i < n; i++) {
-        gp_kernel_label(k[i].kernel, names[i], sizeof names[i]);
-        lab[i + 1] = (gp_label){ .x = p[i].ai, .y = p[i].g, .text = names[i] };
-    }
-    /* The plot area of roofline.gp's 8.5 x 5.2 in page, legend outside. */
-    gp_labels_place(lab, n + 1, r, 350, 300, 9);
-    pl->ridge = lab[0];
-    pl->moved = 0;
-    fprintf(f, "# label,ai_dram,gflops,ai_l2,lx,ly,just,moved\n");
-    for (int i = 0; i < n; i++) {
-        const gp_label *l = &lab[i + 1];
-        char text[256];
-        gp_data_text(o->format, names[i], text, sizeof text);
-        fprintf(f, "%s,%.6g,%.6g,", text, p[i].ai, p[i].g);
-        fprintf(f, isnan(p[i].ai2) ? "NA," : "%.6g,", p[i].ai2);
-        fprintf(f, "%.6g,%.6g,%c,%d\n", l->lx, l->ly, l->just, l->moved);
-        pl->moved += l->moved;
+    for (int i = 0; i < rl->nseg; i++) {
+        const gp_roof *r = &rl->roofs.r[rl->seg[i].roof];
+        char t[128];
+        fmt_roof(rl, r, t, sizeof t);
+        fprintf(f, "# %s\n%.8g,%.8g\n%.8g,%.8g\n\n\n", t, rl->seg[i].d.x0, rl->seg[i].d.y0,
+                rl->seg[i].d.x1, rl->seg[i].d.y1);
+        gp_word(names, o->format, t);
+        /* colour by resource, solid measured, dashed theoretical */
+        const char *col = !r->compute ? (strcmp(r->ceiling, "dram_bw") == 0 ? "#0072B2" :
+                          strcmp(r->ceiling, "l2_bw") == 0 ? "#009E73" : "#E69F00")
+                          : strstr(r->ceiling, "tensor") ? "#CC79A7" : "#000000";
+        gp_buf_printf(styles, "%s%s:%d", i ? " " : "", col, r->measured);
     }
     if (fclose(f) != 0) {
         gp_fmt(msg, msglen, "%s: write failed", path);
@@ -157,111 +320,118 @@ static int write_points(const gp_chart_opts *o, const gp_key *k, const point *p,
     return 0;
 }
 
-static void precisions(const gp_key *k, int n, char *out, size_t len)
+static int write_points(const gp_chart_opts *o, const gp_roofline *rl, char *path,
+                        size_t plen, char *msg, size_t msglen)
 {
-    out[0] = '\0';
-    for (int i = 0; i < n; i++)
-        if (!strstr(out, k[i].precision))
-            gp_fmt(out + strlen(out), len - strlen(out), "%s%s",
-                     out[0] ? ", " : "", k[i].precision);
+    FILE *f = gp_open_in(o->workdir, "roofline-points.csv", path, plen, msg, msglen);
+    if (!f)
+        return -1;
+    const gp_frame *fr = &rl->fr;
+    fprintf(f, "# shown,ai_dram,perf,ai_l2,label_x,label_y,just,leader,leader_x,leader_y,lt\n");
+    for (int i = 0; i <= rl->n; i++) {
+        const gp_label *l = &rl->lab[i];
+        char text[256];
+        gp_data_text(o->format, l->shown, text, sizeof text);
+        double ax = l->just == 'R' ? l->box.x1 : l->box.x0;
+        double ay = l->box.y0 + GP_TEXT_DOWN * GP_LABEL_FONT;
+        if (i < rl->n)
+            fprintf(f, "%s,%.8g,%.8g,", text, rl->p[i].ai, rl->p[i].g);
+        else
+            fprintf(f, "%s,%.8g,%.8g,", text, rl->ridge_x, rl->ridge_y / rl->scale);
+        fprintf(f, i < rl->n && !isnan(rl->p[i].ai2) && rl->hier ? "%.8g," : "NA,",
+                i < rl->n ? rl->p[i].ai2 : 0);
+        fprintf(f, "%.8g,%.8g,%c,%d,%.8g,%.8g,%d\n", gp_frame_x(fr, ax), gp_frame_y(fr, ay),
+                l->just, l->leader, gp_frame_x(fr, l->lx), gp_frame_y(fr, l->ly),
+                i < rl->n ? rl->p[i].lt : 0);
+    }
+    if (fclose(f) != 0) {
+        gp_fmt(msg, msglen, "%s: write failed", path);
+        return -1;
+    }
+    return 0;
 }
 
-static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_key *k,
-                const point *p, int n, const long shape[3], gp_strlist *written,
-                char *msg, size_t msglen)
+/* "1 cublas" for each numbered point, as gnuplot words, and their
+ * linetypes. */
+static void numbered_keys(const gp_chart_opts *o, const gp_roofline *rl, gp_buf *names,
+                          gp_buf *lts)
 {
-    double bw_m = ceil_val(d, "dram_bw", 0), bw_t = ceil_val(d, "dram_bw", 1);
-    compute_ceilings cc = { 0 };
-    if (pick_compute(d, k, n, &cc, isnan(bw_m) ? bw_t : bw_m) < 0) {
-        gp_fmt(msg, msglen, "roofline: skipped, %s has no fp32_fma/fp64_fma "
-                 "ceiling for these kernels", d->ceil_path);
-        free_compute(&cc);
-        return 1;
+    for (int i = 0; i < rl->n; i++) {
+        if (!rl->lab[i].number)
+            continue;
+        char t[96];
+        gp_fmt(t, sizeof t, "%d  %s", rl->lab[i].number, rl->p[i].name);
+        gp_word(names, o->format, t);
+        gp_buf_printf(lts, "%s%d", lts->len ? " " : "", rl->p[i].lt);
     }
-    int hier = 0;
-    for (int i = 0; o->hierarchical && i < n; i++)
-        hier |= !isnan(p[i].ai2);
-    if (o->hierarchical && !hier)
-        gp_warn("roofline: no ai_l2 values, L2 points left out");
-    double r[4], l2 = NAN, smem = NAN;
-    if (o->hierarchical) {
-        l2 = ceil_val(d, "l2_bw", 0);
-        smem = ceil_val(d, "smem_bw", 0);
+}
+
+static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *f,
+                    gp_strlist *written, char *msg, size_t msglen)
+{
+    gp_roofline rl;
+    int rc = gp_roofline_layout(d, f, o, &rl, msg, msglen);
+    if (rc != 0) {
+        gp_roofline_free(&rl);
+        return rc;
     }
-    ranges(p, n, hier, &cc, r);
-    char pts[4096], title[512], sz[64], prec[64];
-    int rc = -1;
-    placed pl;
-    if (write_points(o, k, p, n, r, &cc, &pl, pts, sizeof pts, msg, msglen) == 0) {
-        gp_shape_str(shape, sz, sizeof sz);
-        precisions(k, n, prec, sizeof prec);
-        gp_chart_title(o, title, sizeof title, "Roofline: %s, %s, size %s%s",
-                       gp_chart_gpu(d), prec, sz, hier ? " (DRAM and L2)" : "");
-        gp_buf v = { 0 };
+    char pts[4096], segs[4096], title[512], sz[64], caption[512], stem[96];
+    gp_buf v = { 0 }, names = { 0 }, styles = { 0 }, knames = { 0 }, klts = { 0 }, plts = { 0 };
+    rc = write_segs(o, &rl, segs, sizeof segs, &names, &styles, msg, msglen);
+    if (rc == 0)
+        rc = write_points(o, &rl, pts, sizeof pts, msg, msglen);
+    if (rc == 0) {
+        gp_shape_str(rl.shape, sz, sizeof sz);
+        gp_chart_title(o, title, sizeof title, "Roofline, %s: %s, size %s%s", f->title,
+                       gp_chart_gpu(d), sz, rl.hier ? " (DRAM and L2)" : "");
+        gp_fmt(caption, sizeof caption, "%s at size %s: each kernel at its DRAM arithmetic "
+               "intensity, under the roofs (solid: measured).", f->title, sz);
+        numbered_keys(o, &rl, &knames, &klts);
+        for (int i = 0; i < rl.n; i++)
+            gp_buf_printf(&plts, "%s%d", i ? " " : "", rl.p[i].lt);
+        gp_frame_vars(&v, o, &rl.fr, caption);
         gp_var_str(&v, "pts", pts);
-        gp_var_num(&v, "bw_m", bw_m);
-        gp_var_num(&v, "bw_t", bw_t);
-        gp_var_num(&v, "l2_m", l2);
-        gp_var_num(&v, "smem_m", smem);
-        gp_var_str(&v, "pkm_v", cc.pkm_v.s ? cc.pkm_v.s : "");
-        gp_var_str(&v, "pkm_n", cc.pkm_n.s ? cc.pkm_n.s : "");
-        gp_var_str(&v, "pkt_v", cc.pkt_v.s ? cc.pkt_v.s : "");
-        gp_var_str(&v, "pkt_n", cc.pkt_n.s ? cc.pkt_n.s : "");
-        gp_var_num(&v, "ridge_x", cc.ridge_x);
-        gp_var_num(&v, "ridge_y", cc.ridge_y);
-        gp_var_num(&v, "hier", hier);
-        gp_var_num(&v, "nmoved", pl.moved);
-        gp_var_num(&v, "ridge_lx", pl.ridge.lx);
-        gp_var_num(&v, "ridge_ly", pl.ridge.ly);
-        gp_var_str(&v, "ridge_just", pl.ridge.just == 'L' ? "left" : "right");
-        gp_var_num(&v, "xmin", r[0]);
-        gp_var_num(&v, "xmax", r[1]);
-        gp_var_num(&v, "ymin", r[2]);
-        gp_var_num(&v, "ymax", r[3]);
+        gp_var_str(&v, "segs", segs);
+        gp_var_str(&v, "snames", names.s ? names.s : "");
+        gp_var_str(&v, "sstyles", styles.s ? styles.s : "");
+        gp_var_str(&v, "knames", knames.s ? knames.s : "");
+        gp_var_str(&v, "klts", klts.s ? klts.s : "");
+        gp_var_num(&v, "npts", rl.n);
+        gp_var_str(&v, "plts", plts.s ? plts.s : "");
+        gp_var_num(&v, "hier", rl.hier);
+        gp_var_num(&v, "xmin", rl.fr.x0);
+        gp_var_num(&v, "xmax", rl.fr.x1);
+        gp_var_num(&v, "ymin", rl.fr.y0);
+        gp_var_num(&v, "ymax", rl.fr.y1);
+        gp_log_tics(&v, "xt", rl.fr.x0, rl.fr.x1, 7);
+        gp_log_tics(&v, "yt", rl.fr.y0, rl.fr.y1, 7);
+        char ylab[64], n1[256] = "", n2[256] = "";
+        gp_fmt(ylab, sizeof ylab, "Performance (%s)", rl.unit);
+        gp_var_str(&v, "ylab", ylab);
+        if (rl.nnotes > 0)
+            gp_chart_text(o->format, rl.note[0], 0, n1, sizeof n1);
+        if (rl.nnotes > 1)
+            gp_chart_text(o->format, rl.note[1], 0, n2, sizeof n2);
+        gp_var_str(&v, "note1", n1);
+        gp_var_str(&v, "note2", n2);
         gp_var_str(&v, "ttl", title);
-        rc = gp_chart_draw(o, "roofline.gp", "roofline", &v, written, msg, msglen);
-        gp_buf_free(&v);
+        gp_fmt(stem, sizeof stem, f->whole ? "roofline" : "roofline-%s", f->name);
+        rc = gp_chart_draw(o, "roofline.gp", stem, caption, &v, written, msg, msglen);
     }
-    free_compute(&cc);
+    if (rc == 0 && rl.nnotes)
+        gp_fmt(msg, msglen, "roofline: %s (%s)", rl.note[0], rl.note[1]);
+    gp_buf_free(&v);
+    gp_buf_free(&names);
+    gp_buf_free(&styles);
+    gp_buf_free(&knames);
+    gp_buf_free(&klts);
+    gp_buf_free(&plts);
+    gp_roofline_free(&rl);
     return rc;
 }
 
 int gp_chart_roofline(const gp_dataset *d, const gp_chart_opts *o,
                       gp_strlist *written, char *msg, size_t msglen)
 {
-    if (!d->ceil) {
-        gp_fmt(msg, msglen, "roofline: skipped, no ceilings file (run gemmprof "
-                 "probe, then pass --ceilings FILE)");
-        return 1;
-    }
-    double bw_m = ceil_val(d, "dram_bw", 0), bw_t = ceil_val(d, "dram_bw", 1);
-    if (isnan(bw_m) && isnan(bw_t)) {
-        gp_fmt(msg, msglen, "roofline: skipped, %s has no dram_bw ceiling", d->ceil_path);
-        return 1;
-    }
-    gp_where w = { .d = d, .need = need_point };
-    long shape[3];
-    if (gp_shape_choose(&w, o->size, shape) < 0) {
-        char sz[64] = "";
-        if (o->size[0])
-            gp_shape_str(o->size, sz, sizeof sz);
-        gp_fmt(msg, msglen, "roofline: skipped, no ai_dram values%s%s (run with counters)",
-                 sz[0] ? " at size " : "", sz);
-        return 1;
-    }
-    w.shape = shape;
-    gp_key *k;
-    int n = gp_keys(&w, &k);
-    point *p = malloc((size_t)(n + 1) * sizeof *p);
-    for (int i = 0; p && i < n; i++) {
-        p[i].ai = gp_median(&w, &k[i], gp_get_ai_dram);
-        p[i].g = gp_median(&w, &k[i], gp_get_gflops);
-        p[i].ai2 = gp_median(&w, &k[i], gp_get_ai_l2);
-    }
-    int rc = p ? draw(d, o, k, p, n, shape, written, msg, msglen) : -1;
-    if (!p)
-        gp_fmt(msg, msglen, "out of memory");
-    free(p);
-    free(k);
-    return rc;
+    return gp_chart_each_family(d, o, draw_one, written, msg, msglen);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "select.h"
+#include "plot.h"
 
 int gp_row_usable(const gp_row *r)
 {
@@ -102,6 +102,8 @@ static int passes(const gp_where *w, const gp_row *r)
     if (w->need && isnan(w->need(r)))
         return 0;
     if (w->only && !gp_key_match(w->only, r, 0))
+        return 0;
+    if (w->family && !gp_family_has(w->family, r))
         return 0;
     if (w->sweep && (!in_sweep(w->sweep, r) || dim(r, w->sweep->xdim) != w->x))
         return 0;
@@ -338,6 +340,13 @@ gp_key gp_config_used(const gp_where *w, const gp_key *k)
     return best;
 }
 
+gp_where gp_where_counted(const gp_where *w, const gp_key *k)
+{
+    gp_where c = *w;
+    c.need = gp_get_dram_bytes;
+    return isnan(gp_median(&c, k, gp_get_dram_bytes)) ? *w : c;
+}
+
 /* Every number of a series then comes from the rows of that config. */
 double gp_median(const gp_where *w, const gp_key *k, gp_getter get)
 {
@@ -357,6 +366,7 @@ static int find_key(const gp_where *w, const char *precision,
     any.shape = NULL;
     any.by_config = 0;
     any.only = NULL;
+    any.family = NULL;
     for (int i = 0; i < w->d->nrows; i++) {
         const gp_row *r = &w->d->rows[i];
         if (strcmp(r->precision, precision) == 0 && passes(&any, r) && pick(r)) {

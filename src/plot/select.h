@@ -47,6 +47,7 @@ typedef struct {
     gp_getter need;          /* row counts only if need(r) is a number  */
     int by_config;
     const gp_key *only;      /* rows of this kernel and precision only  */
+    const gp_family *family; /* rows of this family's members only      */
     const gp_sweep *sweep;   /* with x: rows at that point of the axis  */
     long x;
     const long *shape;       /* or rows of exactly this shape           */
@@ -67,6 +68,11 @@ int gp_shape_choose(const gp_where *w, const long want[3], long shape[3]);
 /* The config whose rows stand for series k (unless w->by_config): the one
  * with the highest median GFLOP/s where a kernel was measured in several. */
 gp_key gp_config_used(const gp_where *w, const gp_key *k);
+/* The rows that describe series k in a table or panel of counters: w
+ * limited to rows with counters if the series has any there (a kernel
+ * swept over configs then stands for its best config that was measured
+ * with counters, not for a sweep config that has none), else w. */
+gp_where gp_where_counted(const gp_where *w, const gp_key *k);
 /* Median of get() over rows of series k passing w (of the config above);
  * NAN if none. */
 double gp_median(const gp_where *w, const gp_key *k, gp_getter get);

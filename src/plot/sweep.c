@@ -1,13 +1,15 @@
-/* sweep.c - the charts over a size sweep: GFLOP/s vs N, speedup over
- * naive and % of cuBLAS, and the tile-config crossover.  Each writes one
- * CSV of blocks (one per series, two blank lines apart) for its script. */
+/* sweep.c - the charts over a size sweep, one per family: GFLOP/s vs N,
+ * speedup over naive and % of cuBLAS; and the tile-config crossover, one
+ * per swept kernel.  Each writes one CSV of blocks (one per series, two
+ * blank lines apart) for its script, and the frame it is drawn in. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plot.h"
-#include "select.h"
+#include "frame.h"
+#include "charts.h"
 
 /* Everything a sweep chart starts from. */
 typedef struct {
@@ -45,40 +47,36 @@ static int sweep_open(sweep *sw, const char *chart, char *msg, size_t msglen)
     return 0;
 }
 
-/* cuBLAS series last: they are drawn as references, not as rungs. */
-static int refs_last(gp_key *k, int n)
+/* Series names as one gnuplot word each (the precision added where a name
+ * occurs in two), and their linetypes.  Returns the widest name (pt). */
+static double series_words(const gp_chart_opts *o, const gp_family *f, const gp_key *k,
+                           int n, gp_buf *names, gp_buf *lts)
 {
-    gp_key tmp[n > 0 ? n : 1];
-    int o = 0, nref = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < n; i++) {
-            if (gp_name_is_cublas(k[i].kernel) == pass) {
-                tmp[o++] = k[i];
-                nref += pass;
-            }
-        }
-    memcpy(k, tmp, (size_t)n * sizeof *k);
-    return nref;
-}
-
-/* Series names as one gnuplot word each; the precision is added where a
- * name occurs in two precisions. */
-static void name_words(const gp_chart_opts *o, const gp_key *k, int n, int by_config,
-                       gp_buf *out)
-{
+    double widest = 0;
     for (int i = 0; i < n; i++) {
-        char raw[160], word[400];
+        char shortn[64], raw[96];
         int dup = 0;
         for (int j = 0; j < n; j++)
             dup |= j != i && strcmp(k[i].kernel, k[j].kernel) == 0 &&
                    strcmp(k[i].precision, k[j].precision) != 0;
-        if (by_config)
-            gp_fmt(raw, sizeof raw, "%s", k[i].config);
-        else
-            gp_fmt(raw, sizeof raw, dup ? "%s(%s)" : "%s", k[i].kernel, k[i].precision);
-        gp_chart_text(o->format, raw, 1, word, sizeof word);
-        gp_buf_printf(out, "%s%s", i ? " " : "", word);
+        gp_short_name(k[i].kernel, shortn, sizeof shortn, 28);
+        gp_fmt(raw, sizeof raw, dup ? "%s(%s)" : "%s", shortn, k[i].precision);
+        gp_word(names, o->format, raw);
+        gp_buf_printf(lts, "%s%d", i ? " " : "", gp_family_lt(f, k[i].kernel, k[i].precision));
+        widest = fmax(widest, gp_text_width(raw, GP_LABEL_FONT));
     }
+    return widest;
+}
+
+/* A tile config as a legend reads it: "tuned:tuning-x.csv:64x64x8/8x4"
+ * (the mixed kernel's) -> "64x64x8/8x4 (tuned)". */
+static void short_config(const char *in, char *out, size_t len)
+{
+    const char *last = strrchr(in, ':');
+    if (!last)
+        gp_fmt(out, len, "%s", in);
+    else
+        gp_fmt(out, len, "%s (%.*s)", last + 1, (int)strcspn(in, ":"), in);
 }
 
 static FILE *open_work(const gp_chart_opts *o, const char *name, char *path,
@@ -109,49 +107,123 @@ static double median_at(sweep *sw, const gp_key *k, long x, gp_getter get)
     return gp_median(&sw->w, k, get);
 }
 
-int gp_chart_gflops(const gp_dataset *d, const gp_chart_opts *o,
-                    gp_strlist *written, char *msg, size_t msglen)
+/* The size axis: log 2, powers of two as tics. */
+static void size_axis(gp_buf *v, const sweep *sw, const gp_chart_opts *o)
 {
-    sweep sw = { .w = { .d = d, .need = gp_get_gflops } };
+    double lo = (double)sw->xs[0] / 1.2, hi = (double)sw->xs[sw->nx - 1] * 1.2;
+    gp_buf t = { 0 }, bare = { 0 };
+    gp_buf_printf(&t, "(");
+    gp_buf_printf(&bare, "(");
+    int n = 0;
+    for (double x = 1; x <= hi; x *= 2)
+        if (x >= lo) {
+            gp_buf_printf(&t, "%s'%.0f' %.0f", n ? ", " : "", x, x);
+            gp_buf_printf(&bare, "%s\"\" %.0f", n++ ? ", " : "", x);
+        }
+    gp_buf_printf(&t, ")");
+    gp_buf_printf(&bare, ")");
+    gp_var_str(v, "xt_bare", bare.s);
+    gp_buf_free(&bare);
+    char xlab[256];
+    gp_chart_title(o, xlab, sizeof xlab, "%s", sw->s.label);
+    gp_var_num(v, "xmin", lo);
+    gp_var_num(v, "xmax", hi);
+    gp_var_str(v, "xt", t.s);
+    gp_var_str(v, "xlab", xlab);
+    gp_buf_free(&t);
+}
+
+/* A performance axis: log 10 in GFLOP/s or TFLOP/s over [lo, hi] GFLOP/s;
+ * returns the scale the data is written in. */
+static double perf_axis(gp_buf *v, double lo, double hi)
+{
+    const char *unit;
+    double scale = gp_flops_unit(hi, &unit), a, b;
+    gp_log_range(lo / 1.3 / scale, hi * 1.3 / scale, &a, &b);
+    char ylab[64];
+    gp_fmt(ylab, sizeof ylab, "Performance (%s)", unit);
+    gp_var_num(v, "ymin", a);
+    gp_var_num(v, "ymax", b);
+    gp_log_tics(v, "yt", a, b, 7);
+    gp_var_str(v, "ylab", ylab);
+    return scale;
+}
+
+static const char *stem_of(const gp_family *f, const char *chart, char *out, size_t len)
+{
+    if (f->whole)
+        gp_fmt(out, len, "%s", chart);
+    else
+        gp_fmt(out, len, "%s-%s", chart, f->name);
+    return out;
+}
+
+static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
+                      gp_strlist *written, char *msg, size_t msglen)
+{
+    sweep sw = { .w = { .d = d, .need = gp_get_gflops, .family = fam } };
     int rc = sweep_open(&sw, "gflops_vs_n", msg, msglen);
     if (rc) {
         sweep_free(&sw);
         return rc;
     }
-    int nref = refs_last(sw.k, sw.nk);
+    int nref;
+    sw.nk = gp_family_sort(fam, sw.k, sw.nk, &nref);
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < sw.nk; i++)
+        for (int j = 0; j < sw.nx; j++) {
+            double g = median_at(&sw, &sw.k[i], sw.xs[j], gp_get_gflops);
+            if (g > 0) {
+                lo = fmin(lo, g);
+                hi = fmax(hi, g);
+            }
+        }
+    gp_buf v = { 0 }, names = { 0 }, lts = { 0 };
+    double scale = perf_axis(&v, lo, hi);
     char path[4096];
     FILE *f = open_work(o, "gflops_vs_n.csv", path, sizeof path, msg, msglen);
-    if (!f) {
-        sweep_free(&sw);
-        return -1;
-    }
-    for (int i = 0; i < sw.nk; i++) {
+    rc = f ? 0 : -1;
+    for (int i = 0; f && i < sw.nk; i++) {
         fprintf(f, "# %s %s\n", sw.k[i].kernel, sw.k[i].precision);
         for (int j = 0; j < sw.nx; j++) {
             double g = median_at(&sw, &sw.k[i], sw.xs[j], gp_get_gflops);
-            if (!isnan(g))
-                fprintf(f, "%ld,%.6g\n", sw.xs[j], g);
+            if (g > 0)
+                fprintf(f, "%ld,%.6g\n", sw.xs[j], g / scale);
         }
         fprintf(f, "\n\n");
     }
-    rc = close_work(f, path, msg, msglen);
+    if (f)
+        rc = close_work(f, path, msg, msglen);
     if (rc == 0) {
-        gp_buf v = { 0 }, names = { 0 };
-        char title[512], xlab[256];
-        name_words(o, sw.k, sw.nk, 0, &names);
-        gp_chart_title(o, title, sizeof title, "GFLOP/s over size: %s", gp_chart_gpu(d));
-        gp_chart_title(o, xlab, sizeof xlab, "%s", sw.s.label);
+        char title[512], caption[512], stem[96];
+        double widest = series_words(o, fam, sw.k, sw.nk, &names, &lts);
+        gp_frame fr;
+        gp_frame_stack(&fr, 52, 14, 220, 38, sw.nk, gp_key_cols(widest), 0);
+        gp_chart_title(o, title, sizeof title, "Performance over size, %s: %s", fam->title,
+                       gp_chart_gpu(d));
+        gp_fmt(caption, sizeof caption, "%s over the size sweep: the performance of each "
+               "kernel, cuBLAS dashed black.", fam->title);
+        gp_frame_vars(&v, o, &fr, caption);
+        size_axis(&v, &sw, o);
         gp_var_str(&v, "f", path);
         gp_var_str(&v, "names", names.s);
+        gp_var_str(&v, "lts", lts.s);
         gp_var_num(&v, "nref", nref);
-        gp_var_str(&v, "xlab", xlab);
         gp_var_str(&v, "ttl", title);
-        rc = gp_chart_draw(o, "gflops_vs_n.gp", "gflops_vs_n", &v, written, msg, msglen);
-        gp_buf_free(&v);
-        gp_buf_free(&names);
+        rc = gp_chart_draw(o, "gflops_vs_n.gp", stem_of(fam, "gflops_vs_n", stem, sizeof stem),
+                           caption, &v, written, msg, msglen);
     }
+    gp_buf_free(&v);
+    gp_buf_free(&names);
+    gp_buf_free(&lts);
     sweep_free(&sw);
     return rc;
+}
+
+int gp_chart_gflops(const gp_dataset *d, const gp_chart_opts *o,
+                    gp_strlist *written, char *msg, size_t msglen)
+{
+    return gp_chart_each_family(d, o, gflops_one, written, msg, msglen);
 }
 
 static double get_pct(const gp_row *r) { return r->pct_cublas; }
@@ -165,7 +237,10 @@ static double pct_cublas(sweep *sw, const gp_key *k, long x)
     if (!isnan(p) || gp_cublas_key(&sw->w, k->precision, &ref) < 0)
         return p;
     double g = median_at(sw, k, x, gp_get_gflops);
+    const gp_family *fam = sw->w.family;
+    sw->w.family = NULL;                  /* the reference may be elsewhere */
     double gr = median_at(sw, &ref, x, gp_get_gflops);
+    sw->w.family = fam;
     return gr > 0 ? 100 * g / gr : NAN;
 }
 
@@ -175,7 +250,10 @@ static double speedup(sweep *sw, const gp_key *k, long x)
     if (gp_baseline_key(&sw->w, k->precision, &base) < 0)
         return NAN;
     double g = median_at(sw, k, x, gp_get_gflops);
+    const gp_family *fam = sw->w.family;
+    sw->w.family = NULL;                  /* naive is not in the top family */
     double gb = median_at(sw, &base, x, gp_get_gflops);
+    sw->w.family = fam;
     return gb > 0 ? g / gb : NAN;
 }
 
@@ -191,42 +269,68 @@ static void baseline_name(sweep *sw, char *out, size_t len)
         }
 }
 
-static int speedup_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw,
-                        const char *path, int nref, int has_sp, int has_pct,
+typedef struct {
+    int has_sp, has_pct;
+    double sp_lo, sp_hi, pct_hi;
+} speedup_range;
+
+static int speedup_draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
+                        sweep *sw, const char *path, int nref, const speedup_range *r,
                         gp_strlist *written, char *msg, size_t msglen)
 {
-    gp_buf v = { 0 }, names = { 0 };
-    char title[512], xlab[256], base[128], base_t[256];
-    name_words(o, sw->k, sw->nk, 0, &names);
+    gp_buf v = { 0 }, names = { 0 }, lts = { 0 };
+    char title[512], base[128], base_t[256], caption[512], stem[96];
+    double widest = series_words(o, fam, sw->k, sw->nk, &names, &lts);
     baseline_name(sw, base, sizeof base);
     gp_chart_text(o->format, base, 0, base_t, sizeof base_t);
-    gp_chart_title(o, title, sizeof title, "Speedup over %s and share of cuBLAS: %s",
-                   base, gp_chart_gpu(d));
-    gp_chart_title(o, xlab, sizeof xlab, "%s", sw->s.label);
+    gp_chart_title(o, title, sizeof title, "Speedup over %s and share of cuBLAS, %s: %s",
+                   base, fam->title, gp_chart_gpu(d));
+    gp_fmt(caption, sizeof caption, "%s over the size sweep: speedup over %s (top) and "
+           "share of cuBLAS (bottom).", fam->title, base);
+    gp_frame fr;
+    gp_frame_stack(&fr, 52, 14, 330, 38, sw->nk, gp_key_cols(widest), 0);
+    /* two panels, 20 pt apart: the split, in points from the bottom */
+    double mid = (fr.plot.y0 + fr.plot.y1) / 2;
+    gp_frame_vars(&v, o, &fr, caption);
+    double ch = o->page_w > 0 ? o->page_h : fr.h, oy = o->page_w > 0 ? ch - 60 - fr.h : 0;
+    gp_var_num(&v, "split_lo", (oy + mid - 10) / ch);
+    gp_var_num(&v, "split_hi", (oy + mid + 10) / ch);
+    size_axis(&v, sw, o);
+    double a = 1, b = 10;
+    if (r->has_sp)
+        gp_log_range(r->sp_lo / 1.3, r->sp_hi * 1.3, &a, &b);
+    gp_var_num(&v, "spmin", a);
+    gp_var_num(&v, "spmax", b);
+    gp_log_tics(&v, "spt", a, b, 5);
+    gp_var_num(&v, "pctmax", fmax(110, ceil(r->pct_hi * 1.08 / 10) * 10));
     gp_var_str(&v, "f", path);
     gp_var_str(&v, "names", names.s);
+    gp_var_str(&v, "lts", lts.s);
     gp_var_num(&v, "nref", nref);
-    gp_var_num(&v, "has_sp", has_sp);
-    gp_var_num(&v, "has_pct", has_pct);
+    gp_var_num(&v, "has_sp", r->has_sp);
+    gp_var_num(&v, "has_pct", r->has_pct);
     gp_var_str(&v, "base", base_t);
-    gp_var_str(&v, "xlab", xlab);
     gp_var_str(&v, "ttl", title);
-    int rc = gp_chart_draw(o, "speedup.gp", "speedup", &v, written, msg, msglen);
+    int rc = gp_chart_draw(o, "speedup.gp", stem_of(fam, "speedup", stem, sizeof stem),
+                           caption, &v, written, msg, msglen);
     gp_buf_free(&v);
     gp_buf_free(&names);
+    gp_buf_free(&lts);
     return rc;
 }
 
-int gp_chart_speedup(const gp_dataset *d, const gp_chart_opts *o,
-                     gp_strlist *written, char *msg, size_t msglen)
+static int speedup_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
+                       gp_strlist *written, char *msg, size_t msglen)
 {
-    sweep sw = { .w = { .d = d, .need = gp_get_gflops } };
+    sweep sw = { .w = { .d = d, .need = gp_get_gflops, .family = fam } };
     int rc = sweep_open(&sw, "speedup", msg, msglen);
     if (rc) {
         sweep_free(&sw);
         return rc;
     }
-    int nref = refs_last(sw.k, sw.nk), has_sp = 0, has_pct = 0;
+    int nref;
+    sw.nk = gp_family_sort(fam, sw.k, sw.nk, &nref);
+    speedup_range r = { 0, 0, INFINITY, 0, 0 };
     char path[4096];
     FILE *f = open_work(o, "speedup.csv", path, sizeof path, msg, msglen);
     if (!f) {
@@ -241,8 +345,15 @@ int gp_chart_speedup(const gp_dataset *d, const gp_chart_opts *o,
             double p = ref ? NAN : pct_cublas(&sw, &sw.k[i], sw.xs[j]);
             if (isnan(s) && isnan(p))
                 continue;
-            has_sp |= !isnan(s);
-            has_pct |= !isnan(p);
+            if (s > 0) {
+                r.has_sp = 1;
+                r.sp_lo = fmin(r.sp_lo, s);
+                r.sp_hi = fmax(r.sp_hi, s);
+            }
+            if (!isnan(p)) {
+                r.has_pct = 1;
+                r.pct_hi = fmax(r.pct_hi, p);
+            }
             fprintf(f, "%ld,", sw.xs[j]);
             csv_num(f, s, ",");
             csv_num(f, p, "\n");
@@ -250,14 +361,20 @@ int gp_chart_speedup(const gp_dataset *d, const gp_chart_opts *o,
         fprintf(f, "\n\n");
     }
     rc = close_work(f, path, msg, msglen);
-    if (rc == 0 && !has_sp && !has_pct) {
+    if (rc == 0 && !r.has_sp && !r.has_pct) {
         gp_fmt(msg, msglen, "speedup: skipped, no naive or cuBLAS rows to compare with");
         rc = 1;
     }
     if (rc == 0)
-        rc = speedup_draw(d, o, &sw, path, nref, has_sp, has_pct, written, msg, msglen);
+        rc = speedup_draw(d, o, fam, &sw, path, nref, &r, written, msg, msglen);
     sweep_free(&sw);
     return rc;
+}
+
+int gp_chart_speedup(const gp_dataset *d, const gp_chart_opts *o,
+                     gp_strlist *written, char *msg, size_t msglen)
+{
+    return gp_chart_each_family(d, o, speedup_one, written, msg, msglen);
 }
 
 /* ---- crossover ---- */
@@ -317,8 +434,9 @@ static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
             continue;
         if (prev >= 0 && best[prev] != best[j]) {
             double x = crossing(sw, g, best[prev], best[j], prev, j);
-            char cfg[256];
-            gp_data_text(o->format, sw->k[best[j]].config, cfg, sizeof cfg);
+            char cfg[256], shortc[128];
+            short_config(sw->k[best[j]].config, shortc, sizeof shortc);
+            gp_data_text(o->format, shortc, cfg, sizeof cfg);
             /* gnuplot halves the backslashes of strings in data files */
             fprintf(f, "%.6g,N %s %.0f: %s best above\n", x,
                     latex ? "$\\\\approx$" : "\xe2\x89\x88", x, cfg);
@@ -346,7 +464,7 @@ static void file_safe(const char *in, char *out, size_t len)
 }
 
 /* GFLOP/s per config (rows) and size (columns), one block per config. */
-static int write_configs(const gp_chart_opts *o, sweep *sw, const double *g,
+static int write_configs(const gp_chart_opts *o, sweep *sw, const double *g, double scale,
                          char *path, size_t plen, char *msg, size_t msglen)
 {
     FILE *f = open_work(o, "crossover.csv", path, plen, msg, msglen);
@@ -356,7 +474,7 @@ static int write_configs(const gp_chart_opts *o, sweep *sw, const double *g,
         fprintf(f, "# %s\n", sw->k[i].config);
         for (int j = 0; j < sw->nx; j++)
             if (!isnan(g[i * sw->nx + j]))
-                fprintf(f, "%ld,%.6g\n", sw->xs[j], g[i * sw->nx + j]);
+                fprintf(f, "%ld,%.6g\n", sw->xs[j], g[i * sw->nx + j] / scale);
         fprintf(f, "\n\n");
     }
     return close_work(f, path, msg, msglen);
@@ -366,33 +484,48 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
                           const double *g, const int *best, gp_strlist *written,
                           char *msg, size_t msglen)
 {
-    char data[4096], xf[4096], stem[128], safe[96], title[512], xlab[256];
-    if (write_configs(o, sw, g, data, sizeof data, msg, msglen) < 0)
+    char data[4096], xf[4096], stem[128], safe[96], title[512], caption[512];
+    double top = 0;
+    for (int i = 0; i < sw->nk * sw->nx; i++)
+        if (!isnan(g[i]))
+            top = fmax(top, g[i]);
+    const char *unit;
+    double scale = gp_flops_unit(top, &unit);
+    if (write_configs(o, sw, g, scale, data, sizeof data, msg, msglen) < 0)
         return -1;
     gp_path_join(xf, sizeof xf, o->workdir, "crossover-sizes.csv");
     int nx = write_crossovers(o, sw, g, best, xf, msg, msglen);
     if (nx < 0)
         return -1;
-    double top = 0;
-    for (int i = 0; i < sw->nk * sw->nx; i++)
-        if (!isnan(g[i]))
-            top = fmax(top, g[i]);
     const gp_key *kernel = sw->w.only;
     gp_buf v = { 0 }, names = { 0 };
-    name_words(o, sw->k, sw->nk, 1, &names);
+    double widest = gp_text_width("crossover", GP_LABEL_FONT);
+    for (int i = 0; i < sw->nk; i++) {
+        char c[128];
+        short_config(sw->k[i].config, c, sizeof c);
+        gp_word(&names, o->format, c);
+        widest = fmax(widest, gp_text_width(c, GP_LABEL_FONT));
+    }
     gp_chart_title(o, title, sizeof title, "Tile configurations of %s (%s): %s",
                    kernel->kernel, kernel->precision, gp_chart_gpu(d));
-    gp_chart_title(o, xlab, sizeof xlab, "%s", sw->s.label);
+    gp_fmt(caption, sizeof caption, "The tile configurations of %s over the size sweep; "
+           "dotted: the best one changes.", kernel->kernel);
+    gp_frame fr;
+    gp_frame_stack(&fr, 52, 14, 220, 38, sw->nk + (nx > 0), gp_key_cols(widest), 0);
+    gp_frame_vars(&v, o, &fr, caption);
+    size_axis(&v, sw, o);
+    char ylab[64];
+    gp_fmt(ylab, sizeof ylab, "Performance (%s)", unit);
+    gp_var_str(&v, "ylab", ylab);
     gp_var_str(&v, "f", data);
     gp_var_str(&v, "names", names.s);
     gp_var_str(&v, "xf", xf);
     gp_var_num(&v, "nx", nx);
-    gp_var_num(&v, "ymax", top * 1.12);
-    gp_var_str(&v, "xlab", xlab);
+    gp_var_num(&v, "ymax", top * 1.15 / scale);
     gp_var_str(&v, "ttl", title);
     file_safe(kernel->kernel, safe, sizeof safe);
     gp_fmt(stem, sizeof stem, "crossover-%s", safe);
-    int rc = gp_chart_draw(o, "crossover.gp", stem, &v, written, msg, msglen);
+    int rc = gp_chart_draw(o, "crossover.gp", stem, caption, &v, written, msg, msglen);
     gp_buf_free(&v);
     gp_buf_free(&names);
     return rc;
@@ -434,6 +567,11 @@ int gp_chart_crossover(const gp_dataset *d, const gp_chart_opts *o,
     gp_key *k;
     int nk = gp_keys(&w, &k), drawn = 0;
     for (int i = 0; i < nk; i++) {
+        int chosen = !o->families;             /* --family / --kernel */
+        for (int j = 0; !chosen && j < o->families->n; j++)
+            chosen = gp_family_index(&o->families->f[j], k[i].kernel, k[i].precision) >= 0;
+        if (!chosen)
+            continue;
         char why[512];
         int rc = crossover_one(d, o, &k[i], written, why, sizeof why);
         if (rc < 0) {

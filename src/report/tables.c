@@ -54,8 +54,7 @@ static double speedup(const gp_where *w, const gp_key *k)
     return gb > 0 ? g / gb : NAN;
 }
 
-/* "yes", or what went wrong (or why it was not run), from the first row
- * of the series. */
+/* "yes", or what went wrong, from the first row of the series. */
 static void verdict(const gp_dataset *d, const gp_key *k, const long shape[3],
                     int usable, char *out)
 {
@@ -67,9 +66,9 @@ static void verdict(const gp_dataset *d, const gp_key *k, const long shape[3],
             gp_fmt(out, 64, "%s", r->verified == 1 ? "yes" : "n/a");
             return;
         }
-        if (!usable) {   /* a skipped row's reason whole, the GPU's or build's */
-            gp_fmt(out, 64, gp_row_skipped(r) ? "%.63s" : "%.40s",
-                   r->verified == 0 ? "FAILED" : r->status[0] ? r->status : "n/a");
+        if (!usable) {
+            gp_fmt(out, 64, "%.40s", r->verified == 0 ? "FAILED" :
+                   gp_row_skipped(r) ? "skipped" : r->status[0] ? r->status : "n/a");
             return;
         }
     }
@@ -79,7 +78,8 @@ static void verdict(const gp_dataset *d, const gp_key *k, const long shape[3],
 static void summary_row(const gp_dataset *d, const long shape[3], const gp_key *k,
                         char (*c)[64])
 {
-    gp_where w = { .d = d, .shape = shape };
+    /* every number from one config: the one with counters, if any */
+    gp_where all = { .d = d, .shape = shape }, w = gp_where_counted(&all, k);
     int usable = !isnan(gp_median(&w, k, gp_get_gflops)) ||
                  !isnan(gp_median(&w, k, get_time));
     gp_kernel_label(k->kernel, c[0], 64);
@@ -100,7 +100,8 @@ static void summary_row(const gp_dataset *d, const long shape[3], const gp_key *
     cell_num(c[13], "%.0f", gp_median(&w, k, gp_get_occ_achieved));
 }
 
-int gp_table_summary(const gp_dataset *d, const long size[3], gp_table *t)
+int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f,
+                     gp_table *t)
 {
     static const char *const head[] = {
         "kernel", "precision", "config", "time ms", "GFLOP/s", "% cuBLAS",
@@ -110,36 +111,62 @@ int gp_table_summary(const gp_dataset *d, const long size[3], gp_table *t)
     memset(t, 0, sizeof *t);
     t->ncol = (int)(sizeof head / sizeof head[0]);
     for (int i = 0; i < t->ncol; i++) {
-        t->head[i] = head[i];
+        gp_fmt(t->head[i], sizeof t->head[i], "%s", head[i]);
         t->align[i] = i < 3 || i == 7 ? 'l' : 'r';
     }
-    long shape[3];
+    long *shape = t->shape;
     gp_where any = { .d = d, .need = gp_get_gflops };
     if (gp_shape_choose(&any, size, shape) < 0)
         return -1;
-    gp_where at = { .d = d, .shape = shape, .all_rows = 1 };
+    gp_where at = { .d = d, .shape = shape, .all_rows = 1, .family = f };
     gp_key *k;
-    int n = gp_keys(&at, &k);
-    if (table_alloc(t, n) < 0) {
+    int n = gp_keys(&at, &k), nref;
+    if (f)
+        n = gp_family_sort(f, k, n, &nref);
+    if (n == 0 || table_alloc(t, n) < 0) {
         free(k);
-        return -1;
+        return n == 0 ? 1 : -1;
     }
     for (int i = 0; i < n; i++)
         summary_row(d, shape, &k[i], t->cell[t->nrow++]);
     char sz[64];
     gp_shape_str(shape, sz, sizeof sz);
-    gp_fmt(t->caption, sizeof t->caption, "Every kernel at size %s on %s (medians "
-           "over repeated rows; x naive: speedup over the naive kernel)", sz,
-           gp_meta_get(&d->meta, "gpu_name") ? gp_meta_get(&d->meta, "gpu_name")
-                                             : "an unknown GPU");
+    gp_fmt(t->caption, sizeof t->caption, "%s at size %s on %s (medians over repeated "
+           "rows; x naive: speedup over the naive kernel)", f ? f->title : "Every kernel",
+           sz, gp_meta_get(&d->meta, "gpu_name") ? gp_meta_get(&d->meta, "gpu_name")
+                                                 : "an unknown GPU");
     free(k);
     return 0;
 }
 
-int gp_table_by_size(const gp_dataset *d, gp_table *t)
+void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out)
+{
+    for (int i = 0; i < d->nrows; i++) {
+        const gp_row *r = &d->rows[i];
+        if (!gp_row_skipped(r) || r->m != t->shape[0] || r->n != t->shape[1] ||
+            r->k != t->shape[2])
+            continue;
+        int listed = 0;
+        for (int j = 0; j < t->nrow && !listed; j++)
+            listed = strcmp(t->cell[j][0], r->kernel) == 0;
+        if (!listed)
+            continue;
+        char line[256];
+        const char *why = r->status + 7;
+        why += strspn(why, ": ");
+        gp_fmt(line, sizeof line, "%s: %s", r->kernel, *why ? why : "skipped");
+        int seen = 0;
+        for (int j = 0; j < out->n && !seen; j++)
+            seen = strcmp(out->v[j], line) == 0;
+        if (!seen)
+            gp_strlist_add(out, line);
+    }
+}
+
+int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_table *t)
 {
     memset(t, 0, sizeof *t);
-    gp_where w = { .d = d, .need = gp_get_gflops };
+    gp_where w = { .d = d, .need = gp_get_gflops, .family = f };
     gp_sweep s;
     if (gp_sweep_choose(&w, &s) < 0)
         return 1;
@@ -150,21 +177,23 @@ int gp_table_by_size(const gp_dataset *d, gp_table *t)
         free(xs);
         return 1;
     }
-    /* At most GP_TABLE_MAXCOL - 1 sizes, spread over the sweep. */
-    int cols = nx < GP_TABLE_MAXCOL - 1 ? nx : GP_TABLE_MAXCOL - 1;
-    static char heads[GP_TABLE_MAXCOL][32];
+    /* At most maxcols sizes, spread over the sweep. */
+    if (maxcols > GP_TABLE_MAXCOL - 1)
+        maxcols = GP_TABLE_MAXCOL - 1;
+    int cols = nx < maxcols ? nx : maxcols;
     long pick[GP_TABLE_MAXCOL];
     t->ncol = cols + 1;
-    t->head[0] = "kernel";
+    gp_fmt(t->head[0], sizeof t->head[0], "kernel");
     t->align[0] = 'l';
     for (int j = 0; j < cols; j++) {
         pick[j] = xs[cols == 1 ? 0 : (long)j * (nx - 1) / (cols - 1)];
-        gp_fmt(heads[j], sizeof heads[j], "%ld", pick[j]);
-        t->head[j + 1] = heads[j];
+        gp_fmt(t->head[j + 1], sizeof t->head[j + 1], "%ld", pick[j]);
         t->align[j + 1] = 'r';
     }
     gp_key *k;
-    int n = gp_keys(&w, &k);
+    int n = gp_keys(&w, &k), nref;
+    if (f)
+        n = gp_family_sort(f, k, n, &nref);
     if (table_alloc(t, n) == 0)
         for (int i = 0; i < n; i++) {
             char (*c)[64] = t->cell[t->nrow++];
@@ -175,7 +204,8 @@ int gp_table_by_size(const gp_dataset *d, gp_table *t)
                 cell_num(c[j + 1], g < 100 ? "%.1f" : "%.0f", g);
             }
         }
-    gp_fmt(t->caption, sizeof t->caption, "GFLOP/s by size, %s", s.label);
+    gp_fmt(t->caption, sizeof t->caption, "GFLOP/s by size%s%s, %s", f ? ": " : "",
+           f ? f->title : "", s.label);
     free(k);
     free(xs);
     return 0;
@@ -201,6 +231,22 @@ void gp_table_markdown(FILE *f, const gp_table *t)
     fputc('\n', f);
 }
 
+/* The headings, then each row, every text through `put`: `sep` between
+ * cells, `head_end` after the headings, `row_end` after each row. */
+static void write_cells(FILE *f, const gp_table *t, void (*put)(FILE *, const char *),
+                        const char *sep, const char *head_end, const char *row_end)
+{
+    for (int j = 0; j < t->ncol; j++) {
+        put(f, t->head[j]);
+        fputs(j + 1 < t->ncol ? sep : head_end, f);
+    }
+    for (int i = 0; i < t->nrow; i++)
+        for (int j = 0; j < t->ncol; j++) {
+            put(f, t->cell[i][j]);
+            fputs(j + 1 < t->ncol ? sep : row_end, f);
+        }
+}
+
 static void tex(FILE *f, const char *s)
 {
     char buf[512];
@@ -210,22 +256,16 @@ static void tex(FILE *f, const char *s)
 
 void gp_table_latex(FILE *f, const gp_table *t, const char *label)
 {
+    /* footnotesize, narrow gaps: eleven columns fit a 160 mm text block */
     fprintf(f, "%% generated by gemmprof report; needs \\usepackage{booktabs}\n"
-               "\\begin{table}[htbp]\n\\centering\n\\small\n\\caption{");
+               "\\begin{table}[htbp]\n\\centering\n\\footnotesize\n"
+               "\\setlength{\\tabcolsep}{2.5pt}\n\\caption{");
     tex(f, t->caption);
-    fprintf(f, "}\n\\label{%s}\n\\begin{tabular}{", label);
+    fprintf(f, "}\n\\label{%s}\n\\begin{tabular}{@{}", label);
     for (int j = 0; j < t->ncol; j++)
         fputc(t->align[j], f);
-    fprintf(f, "}\n\\toprule\n");
-    for (int j = 0; j < t->ncol; j++) {
-        tex(f, t->head[j]);
-        fputs(j + 1 < t->ncol ? " & " : " \\\\\n\\midrule\n", f);
-    }
-    for (int i = 0; i < t->nrow; i++)
-        for (int j = 0; j < t->ncol; j++) {
-            tex(f, t->cell[i][j]);
-            fputs(j + 1 < t->ncol ? " & " : " \\\\\n", f);
-        }
+    fprintf(f, "@{}}\n\\toprule\n");
+    write_cells(f, t, tex, " & ", " \\\\\n\\midrule\n", " \\\\\n");
     fprintf(f, "\\bottomrule\n\\end{tabular}\n\\end{table}\n");
 }
 
@@ -252,4 +292,78 @@ void gp_table_text(FILE *f, const gp_table *t)
             fprintf(f, t->align[j] == 'r' ? "%*s  " : "%-*s  ", w[j], t->cell[i][j]);
         fputc('\n', f);
     }
+}
+
+void gp_roff_text(FILE *f, const char *s)
+{
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", f);
+    for (; *s; s++) {
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '|')
+            fputc('/', f);
+        else
+            fputc(*s, f);
+    }
+}
+
+void gp_table_roff(FILE *f, const gp_table *t)
+{
+    fprintf(f, ".TS\ncenter tab(|);\n");
+    for (int j = 0; j < t->ncol; j++)            /* headings: bold */
+        fprintf(f, "%s%cB", j ? " " : "", t->align[j] == 'r' ? 'r' : 'l');
+    fprintf(f, "\n");
+    for (int j = 0; j < t->ncol; j++)
+        fprintf(f, "%s%c", j ? " " : "", t->align[j] == 'r' ? 'r' : 'l');
+    fprintf(f, ".\n=\n");
+    write_cells(f, t, gp_roff_text, "|", "\n_\n", "\n");
+    fprintf(f, "=\n.TE\n");
+}
+
+/* Some columns of a table, in a table of their own. */
+static int pick(const gp_table *in, const int *cols, int n, gp_table *out)
+{
+    memset(out, 0, sizeof *out);
+    gp_fmt(out->caption, sizeof out->caption, "%s", in->caption);
+    memcpy(out->shape, in->shape, sizeof out->shape);
+    out->ncol = n;
+    for (int j = 0; j < n; j++) {
+        gp_fmt(out->head[j], sizeof out->head[j], "%s", in->head[cols[j]]);
+        out->align[j] = in->align[cols[j]];
+    }
+    if (table_alloc(out, in->nrow) < 0)
+        return -1;
+    for (int i = 0; i < in->nrow; i++, out->nrow++)
+        for (int j = 0; j < n; j++)
+            memcpy(out->cell[i][j], in->cell[i][cols[j]], sizeof out->cell[i][j]);
+    return 0;
+}
+
+int gp_table_brief(const gp_table *summary, gp_table *out)
+{
+    static const int cols[] = {
+        GP_COL_KERNEL, GP_COL_GFLOPS, GP_COL_PCT, GP_COL_SPEEDUP, GP_COL_VERIFIED, GP_COL_AI,
+        GP_COL_DRAM, GP_COL_REGS, GP_COL_SPILL, GP_COL_OCC_TH, GP_COL_OCC_ACH,
+    };
+    int n = (int)(sizeof cols / sizeof cols[0]);
+    if (pick(summary, cols, n, out) < 0)
+        return -1;
+    gp_fmt(out->head[5], sizeof out->head[5], "FLOP/B");      /* of DRAM traffic */
+    gp_fmt(out->head[9], sizeof out->head[9], "occ. th.");
+    gp_fmt(out->head[10], sizeof out->head[10], "occ. ach.");
+    gp_fmt(out->caption + strlen(out->caption), sizeof out->caption - strlen(out->caption),
+           "; occupancy, theoretical and achieved, in %% of the peak warps");
+    return 0;
+}
+
+int gp_table_configs(const gp_table *summary, gp_table *out)
+{
+    static const int cols[] = { GP_COL_KERNEL, GP_COL_PREC, GP_COL_CONFIG };
+    if (pick(summary, cols, 3, out) < 0)
+        return -1;
+    gp_fmt(out->caption, sizeof out->caption, "The tile configuration of each kernel at "
+           "the size of the tables above (the best one where a kernel was measured in "
+           "several)");
+    return 0;
 }

@@ -1,5 +1,6 @@
-/* tables.h - the report's tables, each written three ways: Markdown,
- * LaTeX (booktabs, \input-able) and fixed-width text for the PDF page. */
+/* tables.h - the report's tables (private to report/), each written four
+ * ways: Markdown, LaTeX (booktabs, \input-able), tbl for the typeset
+ * report (groff), and fixed-width text for the report without groff. */
 #ifndef GP_REPORT_TABLES_H
 #define GP_REPORT_TABLES_H
 
@@ -9,25 +10,48 @@
 #define GP_TABLE_MAXCOL 16
 
 typedef struct {
-    char caption[256];
+    char caption[320];
     int ncol;
-    const char *head[GP_TABLE_MAXCOL];
+    char head[GP_TABLE_MAXCOL][32];         /* (copies: a table moves)  */
     char align[GP_TABLE_MAXCOL];            /* 'l' or 'r'               */
     int nrow;
     char (*cell)[GP_TABLE_MAXCOL][64];
+    long shape[3];                          /* the size a table is at   */
 } gp_table;
 
-/* One row per kernel at one size (the largest most kernels have, or
- * `size`): time, GFLOP/s, % of cuBLAS, speedup, verification, counters,
- * static facts.  Kernels that failed are listed with their status.
- * -1 if no row has a size to report. */
-int gp_table_summary(const gp_dataset *d, const long size[3], gp_table *t);
-/* GFLOP/s per kernel (rows) and size (columns); 1 if there is one size. */
-int gp_table_by_size(const gp_dataset *d, gp_table *t);
+/* Summary columns, for choosing some of them (gp_table_roff). */
+enum { GP_COL_KERNEL, GP_COL_PREC, GP_COL_CONFIG, GP_COL_TIME, GP_COL_GFLOPS,
+       GP_COL_PCT, GP_COL_SPEEDUP, GP_COL_VERIFIED, GP_COL_AI, GP_COL_DRAM,
+       GP_COL_REGS, GP_COL_SPILL, GP_COL_OCC_TH, GP_COL_OCC_ACH, GP_NSUMMARY };
+
+/* One row per kernel of family f (NULL: every kernel) at one size (the
+ * largest most kernels have, or `size`): time, GFLOP/s, % of cuBLAS,
+ * speedup, verification, counters, static facts.  Kernels that failed,
+ * errored or were skipped are listed with their status ("skipped" for a
+ * row whose status is "skipped: why").  -1 if no row has a size to report,
+ * 1 if the family has no row at that size. */
+int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f,
+                     gp_table *t);
+/* GFLOP/s per kernel of f (rows) and size (at most `maxcols` columns,
+ * spread over the sweep); 1 if there is one size. */
+int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_table *t);
+/* A summary cut to fit a page: kernel, GFLOP/s, % of cuBLAS, speedup,
+ * verified, FLOP/B, DRAM MB, registers, spills, occupancy (short
+ * headings); and the tile configs: kernel, precision, config.  0 or -1. */
+int gp_table_brief(const gp_table *summary, gp_table *out);
+int gp_table_configs(const gp_table *summary, gp_table *out);
+/* Rows skipped at the table's size, "kernel: why", one line each. */
+void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out);
 void gp_table_free(gp_table *t);
 
 void gp_table_markdown(FILE *f, const gp_table *t);
 void gp_table_latex(FILE *f, const gp_table *t, const char *label);
 void gp_table_text(FILE *f, const gp_table *t);
+/* tbl input (groff -t), ruled like booktabs: a rule above and below the
+ * headings and at the end. */
+void gp_table_roff(FILE *f, const gp_table *t);
+/* Text for groff: backslashes escaped, no control character at the start
+ * of a line, '|' (tbl's column separator here) replaced. */
+void gp_roff_text(FILE *f, const char *s);
 
 #endif

@@ -38,6 +38,7 @@ typedef struct {
     int cc;                      /* the GPU's compute capability        */
     char chip[64];               /* CUPTI's name of the GPU's chip      */
     char metrics_missing[512];   /* default metrics the chip lacks      */
+    int name_width;              /* the table's kernel column           */
 } run_state;
 
 static void progress(run_state *s, const gp_kernel *k, const gp_shape *sh)
@@ -115,7 +116,7 @@ static void emit(run_state *s, gp_row *r, int selected)
         return;
     progress_clear(s);
     if (!s->o->quiet)
-        gp_table_row(stdout, r);
+        gp_table_row(stdout, r, s->name_width);
     if (gp_csv_write_row(s->csv, r) != 0)
         gp_warn("writing a row failed: %s", strerror(errno));
 }
@@ -478,10 +479,12 @@ static void render_roofline(const char *data, const char *ceil)
              strlen(data)), data);
     int rc = gp_plot_roofline(data, ceil, dir, "pdf", written, sizeof written,
                               err, sizeof err);
-    if (rc == 0)
-        printf("wrote %s\n", written);
-    else
+    if (rc != 0) {
         gp_warn("--roofline: %s", err);
+        return;
+    }
+    for (char *save, *p = strtok_r(written, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
+        printf("wrote %s\n", p);        /* one roofline per family */
 }
 
 /* --baseline FILE, before any GPU work: a run file, and not the one this
@@ -564,8 +567,9 @@ int gp_cmd_run(int argc, char **argv)
     }
     begin_profiler(&s);
     s.total = o.nshapes * o.nkernels;
+    s.name_width = gp_table_name_width(o.kernels, o.nkernels);
     if (!o.quiet)
-        gp_table_header(stdout, &g);
+        gp_table_header(stdout, &g, s.name_width);
     for (int i = 0; i < o.nshapes; ++i)
         for (int fp64 = 0; fp64 <= 1; ++fp64)
             if (wants(&o, fp64))

@@ -43,6 +43,8 @@ int gp_run_reference_roofline(const char *outdir)
             continue;
         if (gp_plot_roofline(data, ceil, out, "pdf", written, sizeof written,
                              err, sizeof err) == 0) {
+            for (char *c = written; (c = strchr(c, '\n')); )   /* one line */
+                *c = ' ';
             fprintf(stderr, "gemmprof: no GPU here, so nothing was measured; drew "
                     "the committed %s reference data instead: %s\n", e->d_name,
                     written);

@@ -1,6 +1,9 @@
 /* table.c - one line per measured row, aligned, readable in a terminal and
- * in a pasted log.  The CSV carries everything; this shows what matters. */
+ * in a pasted log.  The CSV carries everything; this shows what matters.
+ * The kernel column is as wide as the run's longest kernel name, so a long
+ * name (dgemm_dmma_interior, a plugin's) never pushes the columns out. */
 #include <math.h>
+#include <string.h>
 #include "table.h"
 
 static void num(FILE *f, const char *fmt, int width, double v)
@@ -11,20 +14,29 @@ static void num(FILE *f, const char *fmt, int width, double v)
         fprintf(f, fmt, width, v);
 }
 
-void gp_table_header(FILE *f, const gp_gpu *g)
+int gp_table_name_width(const gp_kernel *const *kernels, int n)
+{
+    int w = (int)strlen("kernel");
+    for (int i = 0; i < n; i++)
+        if (kernels[i] && (int)strlen(kernels[i]->name) > w)
+            w = (int)strlen(kernels[i]->name);
+    return w;
+}
+
+void gp_table_header(FILE *f, const gp_gpu *g, int name_width)
 {
     fprintf(f, "# %s, %d SMs, CUDA runtime %d.%d\n", g->name, g->sm_count,
             g->runtime_version / 1000, (g->runtime_version % 1000) / 10);
-    fprintf(f, "%-16s %-5s %-20s %10s %10s %8s %-8s %9s\n", "kernel", "prec",
+    fprintf(f, "%-*s %-5s %-20s %10s %10s %8s %-8s %9s\n", name_width, "kernel", "prec",
             "m x n x k", "time_ms", "GFLOP/s", "%cuBLAS", "verified", "rel_err");
     fflush(f);
 }
 
-void gp_table_row(FILE *f, const gp_row *r)
+void gp_table_row(FILE *f, const gp_row *r, int name_width)
 {
     char shape[48];
     snprintf(shape, sizeof shape, "%ldx%ldx%ld", r->m, r->n, r->k);
-    fprintf(f, "%-16s %-5s %-20s ", r->kernel, r->precision, shape);
+    fprintf(f, "%-*s %-5s %-20s ", name_width, r->kernel, r->precision, shape);
     num(f, "%*.4f", 10, r->time_ms);
     fputc(' ', f);
     num(f, "%*.1f", 10, r->gflops);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +24,17 @@ static void last_line(const char *file, char *out, size_t len)
             gp_fmt(out, len, "%s", line);
     }
     fclose(f);
+}
+
+int gp_which(const char *name, char *path, size_t len)
+{
+    const char *env = getenv("PATH");
+    char dirs[8192];
+    gp_fmt(dirs, sizeof dirs, "%s", env ? env : "/usr/bin:/bin");
+    for (char *save, *dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
+        if (gp_path_join(path, len, *dir ? dir : ".", name) == 0 && access(path, X_OK) == 0)
+            return 0;
+    return -1;
 }
 
 int gp_spawn(char *const argv[], const char *cwd, const char *logfile,

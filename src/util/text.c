@@ -48,6 +48,17 @@ void gp_buf_free(gp_buf *b)
     b->len = b->cap = 0;
 }
 
+void *gp_push(void *arr, int *n, size_t size)
+{
+    void **p = arr;
+    char *grown = realloc(*p, (size_t)(*n + 1) * size);
+    if (!grown)
+        return NULL;
+    *p = grown;
+    memset(grown + (size_t)*n * size, 0, size);
+    return grown + (size_t)(*n)++ * size;
+}
+
 void gp_strlist_add(gp_strlist *l, const char *s)
 {
     char **v = realloc(l->v, (size_t)(l->n + 1) * sizeof *v);

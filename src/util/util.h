@@ -28,6 +28,11 @@ void gp_buf_printf(gp_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void gp_buf_free(gp_buf *b);
 
+/* One more zeroed element at the end of the array *arr of *n elements of
+ * `size` bytes: the array grows, *n counts it, its address is returned
+ * (NULL, the array unchanged, if memory ran out). */
+void *gp_push(void *arr, int *n, size_t size);
+
 typedef struct { char **v; int n; } gp_strlist;
 void gp_strlist_add(gp_strlist *l, const char *s);
 void gp_strlist_free(gp_strlist *l);
@@ -43,6 +48,10 @@ void gp_slug(const char *s, char *out, size_t outlen);
  * it could not be run. */
 int gp_spawn(char *const argv[], const char *cwd, const char *logfile,
              char *err, size_t errlen);
+
+/* The executable `name` on $PATH (or /usr/bin:/bin), as a path in `path`.
+ * 0, or -1 if there is none. */
+int gp_which(const char *name, char *path, size_t len);
 
 /* Files and folders.  Each returns 0, or -1 with "PATH: reason" in err. */
 int gp_mkdir_p(const char *path, char *err, size_t errlen);

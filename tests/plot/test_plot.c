@@ -16,6 +16,7 @@
 
 #include "plot/plot.h"
 #include "plot/labels.h"
+#include "plot/frame.h"
 #include "plot/select.h"
 #include "util/util.h"
 
@@ -76,37 +77,92 @@ static void gnuplot_variables_quoted(void **state)
     gp_buf_free(&b);
 }
 
-/* Points bunched together: every label ends up clear of the others. */
+/* Independent checks (not labels.c's own): boxes apart, a segment clear of
+ * a box (sampled every 0.2 pt). */
+static int boxes_apart(gp_box a, gp_box b)
+{
+    return a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0;
+}
+
+static int seg_clear_of(gp_seg s, gp_box b)
+{
+    double len = hypot(s.x1 - s.x0, s.y1 - s.y0);
+    for (double t = 0; t <= 1; t += 0.2 / (len > 0.2 ? len : 0.2)) {
+        double x = s.x0 + t * (s.x1 - s.x0), y = s.y0 + t * (s.y1 - s.y0);
+        if (x > b.x0 && x < b.x1 && y > b.y0 && y < b.y1)
+            return 0;
+    }
+    return 1;
+}
+
+static void check_labels(const gp_label *l, int n, const gp_label_space *sp)
+{
+    for (int i = 0; i < n; i++) {
+        assert_true(l[i].placed);
+        assert_true(l[i].just == 'L' || l[i].just == 'R');
+        assert_true(l[i].box.x0 >= sp->area.x0 && l[i].box.x1 <= sp->area.x1);
+        assert_true(l[i].box.y0 >= sp->area.y0 && l[i].box.y1 <= sp->area.y1);
+        /* as wide as DejaVu Sans sets the text shown */
+        assert_true(fabs((l[i].box.x1 - l[i].box.x0) - gp_text_width(l[i].shown, sp->font))
+                    < 1e-9);
+        for (int j = 0; j < sp->nseg; j++)
+            if (!seg_clear_of(sp->seg[j], l[i].box))
+                fail_msg("label %s crosses line %d", l[i].shown, j);
+        for (int j = 0; j < n; j++) {
+            gp_box m = { l[j].px - l[j].marker / 2, l[j].py - l[j].marker / 2,
+                         l[j].px + l[j].marker / 2, l[j].py + l[j].marker / 2 };
+            if (!boxes_apart(l[i].box, m))
+                fail_msg("label %s covers the marker of %s", l[i].shown, l[j].text);
+            if (j < i && !boxes_apart(l[i].box, l[j].box))
+                fail_msg("labels %s and %s overlap", l[i].shown, l[j].shown);
+        }
+    }
+}
+
+/* Points bunched together, a line through the middle: every label ends up
+ * clear of the others, of the markers and of the line, inside the area. */
 static void labels_do_not_overlap(void **state)
 {
     (void)state;
     gp_label l[5] = {
-        { .x = 100, .y = 30000, .text = "blocktile_2d" },
-        { .x = 110, .y = 31000, .text = "double_buffer" },
-        { .x = 105, .y = 29000, .text = "vectorized" },
-        { .x = 120, .y = 30500, .text = "warptile" },
-        { .x = 900, .y = 90000, .text = "cublas" },       /* top-right corner */
+        { .px = 100, .py = 150, .marker = 5.5, .text = "blocktile_2d" },
+        { .px = 104, .py = 153, .marker = 5.5, .text = "double_buffer" },
+        { .px = 102, .py = 146, .marker = 5.5, .text = "vectorized" },
+        { .px = 108, .py = 151, .marker = 5.5, .text = "warptile" },
+        { .px = 345, .py = 295, .marker = 5.5, .text = "cublas" },    /* a corner */
     };
-    const double range[4] = { 1, 1000, 100, 100000 }, w = 350, h = 300, font = 9;
-    gp_labels_place(l, 5, range, w, h, font);
-    double box[5][4];
-    for (int i = 0; i < 5; i++) {
-        double ax = (log(l[i].lx) - log(range[0])) / (log(range[1]) - log(range[0])) * w;
-        double ay = (log(l[i].ly) - log(range[2])) / (log(range[3]) - log(range[2])) * h;
-        double tw = 0.55 * font * (double)strlen(l[i].text), th = 1.2 * font;
-        assert_true(l[i].just == 'L' || l[i].just == 'R');
-        box[i][0] = l[i].just == 'L' ? ax : ax - tw;
-        box[i][1] = box[i][0] + tw;
-        box[i][2] = ay - th / 2;
-        box[i][3] = ay + th / 2;
-        assert_true(box[i][0] >= -0.5 && box[i][1] <= w + 0.5);   /* inside */
-    }
+    gp_seg line = { 0, 170, 350, 170 };
+    gp_label_space sp = { { 0, 0, 350, 300 }, &line, 1, 8 };
+    assert_int_equal(gp_labels_layout(l, 5, &sp), 0);           /* room for names */
+    check_labels(l, 5, &sp);
     for (int i = 0; i < 5; i++)
-        for (int j = 0; j < i; j++) {
-            int apart = box[i][1] <= box[j][0] || box[j][1] <= box[i][0] ||
-                        box[i][3] <= box[j][2] || box[j][3] <= box[i][2];
-            if (!apart)
-                fail_msg("labels %s and %s overlap", l[i].text, l[j].text);
+        assert_string_equal(l[i].shown, l[i].text);
+}
+
+/* Twelve points 4 pt apart (markers 5.5 pt) in a small area: no room for twelve
+ * names, so they become numbers, still clear of everything. */
+static void dense_cluster_is_numbered(void **state)
+{
+    (void)state;
+    static const char *names[12] = { "cp_async", "frag_prefetch", "swizzle", "bk16",
+        "wide_tile", "warptiling", "specimen_sizet", "specimen_uint", "mixed", "cublas",
+        "blocktile_2d", "vectorized" };
+    gp_label l[12];
+    for (int i = 0; i < 12; i++)
+        l[i] = (gp_label){ .px = 70 + (i % 4) * 4.0, .py = 45 + (i / 4) * 4.0,
+                           .marker = 5.5, .text = names[i] };
+    gp_label_space sp = { { 0, 0, 160, 100 }, NULL, 0, 8 };
+    int k = gp_labels_layout(l, 12, &sp);
+    assert_true(k > 0);
+    check_labels(l, 12, &sp);
+    int seen[13] = { 0 };
+    for (int i = 0; i < 12; i++)
+        if (l[i].number) {
+            assert_true(l[i].number >= 1 && l[i].number <= k);
+            assert_false(seen[l[i].number]++);                 /* each number once */
+            char want[12];
+            snprintf(want, sizeof want, "%d", l[i].number);
+            assert_string_equal(l[i].shown, want);
         }
 }
 
@@ -277,7 +333,7 @@ static void roofline_for_the_run_command(void **state)
     if (rc != 0)
         fail_msg("gp_plot_roofline: %d %s", rc, err);
     char want[4200];
-    snprintf(want, sizeof want, "%s/roofline.pdf", out);
+    snprintf(want, sizeof want, "%s/roofline-fp32.pdf", out);   /* the fixture's family */
     assert_string_equal(written, want);
     assert_int_equal(access(want, R_OK), 0);
 
@@ -302,6 +358,7 @@ int main(void)
         cmocka_unit_test(text_escaped_for_latex_only),
         cmocka_unit_test(gnuplot_variables_quoted),
         cmocka_unit_test(labels_do_not_overlap),
+        cmocka_unit_test(dense_cluster_is_numbered),
         cmocka_unit_test(medians_skip_failed_rows),
         cmocka_unit_test(several_configs_use_the_best),
         cmocka_unit_test(shape_is_largest_with_most_kernels),

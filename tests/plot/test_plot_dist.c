@@ -1,6 +1,6 @@
 /* test_plot_dist.c - the charts of `gemmprof dist` runs (plot_dist.c) drawn
  * from the synthetic fixtures in tests/fixtures/dist: the scaling chart
- * (GFLOP/s over ranks, ideal line, efficiency axis) and the time breakdown
+ * (GFLOP/s, in TFLOP/s here, over ranks, ideal line, efficiency axis) and the time breakdown
  * (stacked bars per rank), checked with pdfinfo (pages) and pdftotext (axis
  * titles, series, labels); the numbers they are drawn from; a malformed file
  * refused with one line naming it; data that is not from `gemmprof dist`
@@ -138,7 +138,7 @@ static void scaling_chart_drawn_with_ideal_and_efficiency(void **state)
     assert_int_equal(w.n, 1);
     assert_string_equal(w.v[0], "dist_scaling.pdf");
     gp_fmt(pdf, sizeof pdf, "%s/%s", e->dir, w.v[0]);
-    const char *words[] = { "MPI ranks", "Performance (GFLOP/s)", "Parallel efficiency",
+    const char *words[] = { "MPI ranks", "Performance (TFLOP/s)", "Parallel efficiency",
                             "cublas/nccl", "cublas/staged", "warptiling/nccl",
                             "ideal (cublas)", "ideal (warptiling)", "1x2", "2x2",
                             "8192x8192x8192 fp32", "Synthetic GPU (fixture)" };

@@ -1,0 +1,51 @@
+/* roofline.h - the roofline's layout, computed before anything is drawn
+ * (private to plot/; the tests check it on the committed data): the
+ * frame, the roofs as segments, each point, its label's box, the legend. */
+#ifndef GP_PLOT_ROOFLINE_H
+#define GP_PLOT_ROOFLINE_H
+
+#include "frame.h"
+#include "labels.h"
+#include "roofs.h"
+
+typedef struct {
+    gp_seg d;                /* in data units (x FLOP/B, y in `unit`)    */
+    gp_seg p;                /* on the chart, pt                         */
+    int roof;                /* index into roofs.r                       */
+} gp_roof_seg;
+
+typedef struct {
+    gp_key k;
+    double ai, g, ai2;       /* FLOP/B (DRAM, L2), performance in `unit` */
+    int lt;                  /* series linetype (style.gp)               */
+    char name[48];           /* label text: the short kernel name        */
+} gp_roof_point;
+
+typedef struct {
+    gp_frame fr;
+    double scale;            /* GFLOP/s per `unit`                        */
+    const char *unit;
+    long shape[3];
+    gp_roofs roofs;
+    gp_roof_seg seg[GP_ROOFS_MAX];
+    int nseg;
+    gp_roof_point *p;
+    int n;
+    gp_label *lab;           /* n + 1: the points', then the ridge's      */
+    int numbered;            /* labels shown as numbers                   */
+    double ridge_x, ridge_y;
+    char ridge_text[48];
+    char note[2][160];       /* why points lie above every roof           */
+    int nnotes;
+    int hier;                /* L2 points drawn                           */
+    int nkey;                /* legend entries                            */
+    gp_box key;              /* the legend's area, below the plot area    */
+} gp_roofline;
+
+/* Lay out family f's roofline (o: --size, --hierarchical).  0 done, 1
+ * nothing to draw (why in msg), -1 error. */
+int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
+                       gp_roofline *rl, char *msg, size_t msglen);
+void gp_roofline_free(gp_roofline *rl);
+
+#endif
