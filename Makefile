@@ -4,6 +4,9 @@
 #   make install PREFIX=/usr/local
 #   make ARCH=sm_80      another target (PTX for the same arch is embedded too)
 #   make plugin SRC=mine.cu [OUT=libmine.so]   a user's kernels for --plugin
+#   make SANITIZE=1 test the C host code and the CPU tests under ASan + UBSan
+#                        (build-san/, bin-san/; the CUDA objects come from build/)
+#   make fuzz [FUZZ_SECONDS=N]   libFuzzer on the data-file readers (build-fuzz/)
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -21,9 +24,23 @@ GENCODE   := -gencode arch=compute_$(SM),code=sm_$(SM) -gencode arch=compute_$(S
 
 B         ?= build
 BIN       ?= bin
+# SANITIZE=1: C compiled and linked with AddressSanitizer and UBSan into its
+# own folders.  nvcc's objects are not instrumented (device code cannot be),
+# so they are shared with the plain build rather than compiled twice.
+ifeq ($(SANITIZE),1)
+B         := build-san
+BIN       := bin-san
+CUB       := build
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined,float-cast-overflow
+CFLAGS    ?= -O1 -g
+CFLAGS    += $(SAN_FLAGS)
+LDFLAGS   += $(SAN_FLAGS)
+endif
+CUB       ?= $(B)
 # Files named *_sm90a.cu use Hopper-only instructions (wgmma, setmaxnreg):
 # built for sm_90a alone; their launchers refuse other GPUs.
-$(B)/kernels/%_sm90a.cu.o: GENCODE := -gencode arch=compute_90a,code=sm_90a
+$(CUB)/kernels/%_sm90a.cu.o: GENCODE := -gencode arch=compute_90a,code=sm_90a
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
 # cupti_profiler_host.h includes <string>: C needs the empty one in src/cupti/compat.
 $(B)/src/cupti/%.o: CPPFLAGS += -Isrc/cupti/compat
@@ -67,10 +84,10 @@ COMPONENTS := $(filter-out src/dist/,$(wildcard src/*/))
 LIB_C     := $(filter-out src/cli/main.c,$(foreach d,$(COMPONENTS),$(wildcard $(d)*.c))) \
              $(DIST_C) $(wildcard kernels/*.c) $(wildcard probes/*.c)
 LIB_CU    := $(foreach d,$(COMPONENTS),$(wildcard $(d)*.cu)) $(wildcard kernels/*.cu) $(wildcard probes/*.cu)
-LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(B)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
+LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(CUB)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*/test_*.c))
 
-.PHONY: all tests test check install clean plots report plugin FORCE
+.PHONY: all tests test check install clean plots report plugin fuzz fuzz-build FORCE
 all: $(BIN)/gemmprof
 
 $(BIN)/gemmprof: $(B)/src/cli/main.o $(B)/libgemmprof.a
@@ -93,14 +110,14 @@ $(B)/%.o: %.c
 
 # ptxas -v goes to a side file per object: the spill report the harness
 # reports as spill_store_bytes/spill_load_bytes (a stack frame is not a spill).
-$(B)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h src/*/*.h probes/*.h)
+$(CUB)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h src/*/*.h probes/*.h)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
 	@grep -v '^ptxas info\|^    [0-9]* bytes stack' $@.ptxas >&2 || true
 
-$(B)/gen/ptxas_table.c: $(LIB_CU:%.cu=$(B)/%.cu.o) scripts/ptxas-table.awk
+$(B)/gen/ptxas_table.c: $(LIB_CU:%.cu=$(CUB)/%.cu.o) scripts/ptxas-table.awk
 	@mkdir -p $(dir $@)
-	awk -v arch=$(ARCH) -f scripts/ptxas-table.awk $(LIB_CU:%.cu=$(B)/%.cu.o.ptxas) > $@
+	awk -v arch=$(ARCH) -f scripts/ptxas-table.awk $(LIB_CU:%.cu=$(CUB)/%.cu.o.ptxas) > $@
 
 # Rewritten only when the version, commit or flags change, so the binary
 # always says which commit and build flags made it.
@@ -119,14 +136,28 @@ FORCE:
 $(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+# A test is its own .c file plus any other .c it lists as a prerequisite.
 $(B)/tests/%: tests/%.c $(B)/libgemmprof.a
 	@mkdir -p $(dir $@)
-	$(LINK_CC) $(CPPFLAGS) $(CFLAGS) -Itests $(TEST_FLAGS) -o $@ $< $(B)/libgemmprof.a $(LDFLAGS) -lcmocka $(LDLIBS)
+	$(LINK_CC) $(CPPFLAGS) $(CFLAGS) -Itests $(TEST_FLAGS) -o $@ $(filter %.c,$^) $(B)/libgemmprof.a $(LDFLAGS) -lcmocka $(LDLIBS)
+
+# The fuzz targets' functions, replayed on the committed corpus and crashes.
+$(B)/tests/fuzz/test_fuzz_replay: tests/fuzz/targets.c tests/fuzz/targets.h
 
 tests: $(TESTS)
 
+# Under SANITIZE=1: any ASan or UBSan report fails the test that caused it.
+# verify_asan_link_order=0: tests/run.sh line-buffers output with stdbuf,
+# an LD_PRELOAD that comes before ASan's runtime (harmless: it only sets
+# buffering).  protect_shadow_gap=0: the CUDA driver maps memory where ASan
+# reserves its shadow gap (only matters on a machine with a GPU).
+ifeq ($(SANITIZE),1)
+TEST_ENV  := ASAN_OPTIONS=verify_asan_link_order=0:protect_shadow_gap=0:detect_leaks=1 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+endif
+
 test check: $(BIN)/gemmprof $(TESTS)
-	@GEMMPROF_BIN=$(BIN)/gemmprof bash tests/run.sh $(TESTS)
+	@$(TEST_ENV) GEMMPROF_BIN=$(BIN)/gemmprof bash tests/run.sh $(TESTS)
 
 # Charts and reports from the committed reference data (no GPU needed).
 plots: $(BIN)/gemmprof
@@ -150,7 +181,38 @@ install: $(BIN)/gemmprof
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gemmprof/plots/
 	cp -r reports/data $(DESTDIR)$(PREFIX)/share/gemmprof/reports/
 
-clean:
-	rm -rf $(B) $(BIN)
+# Fuzzing: clang's libFuzzer with ASan and UBSan on the readers of run
+# files, ceilings, tuning tables and dist files (tests/fuzz/targets.c), one
+# binary per reader; only the pure-C parts they need, instrumented.
+# `make fuzz` runs each for FUZZ_SECONDS (two at a time) from the committed
+# corpus; a crash stops it and names the input (tests/fuzz/run.sh).
+FUZZ_CC      ?= clang
+FUZZ_B       := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := runfile ceilings tuning dist
+FUZZ_CFLAGS  := -g -O1 -std=c11 -D_GNU_SOURCE -Isrc -Itests/fuzz -fno-omit-frame-pointer \
+                -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SRC     := $(wildcard src/data/*.c src/util/*.c src/plot/*.c src/diff/*.c) tests/fuzz/targets.c
+FUZZ_OBJ     := $(FUZZ_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/version.o
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+$(FUZZ_B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_B)/gen/version.o: $(B)/gen/version.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_main.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DGP_FUZZ_FN=gp_fuzz_$* -o $@ $^ -ljansson -lm
+
+.SECONDARY: $(FUZZ_OBJ)
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+
+fuzz: fuzz-build
+	bash tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+clean:
+	rm -rf $(B) $(BIN) build-san bin-san $(FUZZ_B)
+
+-include $(shell find $(B) $(FUZZ_B) -name '*.d' 2>/dev/null)

@@ -15,6 +15,7 @@
 #include "data/ceilings.h"
 #include "near.h"
 #include "probe/probe.h"
+#include "util/util.h"
 #include "../../probes/probes.h"
 
 /* gp_error/gp_warn live in main.c, outside the library; probe.o needs them. */
