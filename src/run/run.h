@@ -42,7 +42,9 @@ typedef struct {
     const char *out;            /* FILE.csv or DIR; NULL = default     */
     const char *metrics;        /* "default", "none", or a LIST        */
     const char *baseline;       /* --baseline FILE: diff the run with it */
-    int list, list_metrics, build_facts, help, version, roofline, quiet, no_flush;
+    int list, list_metrics, build_facts, help, version, roofline, quiet;
+    const char *cache_control;  /* --cache-control all|none (--no-flush: none) */
+    gp_scrub scrub;             /* what it means (gp_cache_control_scrub)      */
     int device;
 } gp_options;
 
@@ -56,7 +58,7 @@ void gp_cli_usage(FILE *f);
 
 typedef struct {
     int reps, warmup;
-    int flush_l2;               /* scrub L2 before every timed launch */
+    gp_scrub scrub;             /* L2 before each timed launch and counter pass */
     gp_profiler *prof;          /* NULL: no counters                  */
 } gp_run_opts;
 
@@ -102,9 +104,11 @@ double gp_verify_tolerance(gp_precision p, long k);
  * one-line message. */
 int gp_run_out_path(const char *out, char *path, size_t n, char *err, size_t errlen);
 
-/* Host and GPU facts, seed, reps, warm-up, L2 flush and timing method. */
+/* Host and GPU facts, seed, reps, warm-up, cache control (and the L2 scrub
+ * that stands for it) and timing method. */
 void gp_run_meta_base(gp_meta *m, const gp_gpu *g, int argc, char **argv,
-                      unsigned long long seed, int reps, int warmup, int no_flush);
+                      unsigned long long seed, int reps, int warmup,
+                      const char *cache_control, const gp_scrub *scrub);
 
 /* ---- the plugin crash guard (plugin_guard.c) ---- */
 

@@ -99,7 +99,7 @@ static void run_row(const counter_case *c, gp_profiler *p, gp_row *r)
                                   err, sizeof err);
     if (!b)
         fail_msg("%s: bench: %s", c->name, err);
-    gp_run_opts o = {1, 0, 0, p};
+    gp_run_opts o = {.reps = 1, .warmup = 0, .prof = p};
     int rc = gp_bench_run(b, c->k, &o, r);
     gp_bench_destroy(b);
     if (rc != 0)
@@ -189,7 +189,10 @@ static void multipass_dram_bytes_match_one_write_of_c(void **state)
     gp_bench *b = gp_bench_create(GP_FP32, c->m, c->n, c->kk, 1.0, 0.0, 11, err, sizeof err);
     if (!b)
         fail_msg("%s: bench: %s", c->name, err);
-    gp_run_opts o = {1, 0, 1, p};            /* flush_l2: scrub before each pass */
+    gp_run_opts o = {.reps = 1, .warmup = 0, .prof = p};
+    char err2[256];                          /* --cache-control all: scrub before each pass */
+    if (gp_cache_control_scrub("all", &o.scrub, err2, sizeof err2) != 0)
+        fail_msg("%s", err2);
     gp_row r;
     int rc = gp_bench_run(b, c->k, &o, &r);
     gp_bench_destroy(b);

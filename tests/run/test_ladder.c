@@ -40,7 +40,7 @@ static void run_case(void **state)
                                   err, sizeof err);
     if (!b)
         fail_msg("bench: %s", err);
-    gp_run_opts o = {1, 0, 0, NULL};
+    gp_run_opts o = {.reps = 1, .warmup = 0};
     gp_row r;
     int rc = gp_bench_run(b, c->k, &o, &r);
     gp_bench_destroy(b);
@@ -97,7 +97,7 @@ static void broken_kernel_fails(void **state)
     gp_bench *b = gp_bench_create(GP_FP32, 255, 257, 129, 1.0, 0.0, 42, err, sizeof err);
     if (!b)
         fail_msg("bench: %s", err);
-    gp_run_opts o = {1, 0, 0, NULL};
+    gp_run_opts o = {.reps = 1, .warmup = 0};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         gp_row r;
         int rc = gp_bench_run(b, &bad[i], &o, &r);
