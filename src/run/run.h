@@ -93,9 +93,20 @@ void gp_row_identify(gp_row *r, const gp_kernel *k, long m, long n, long kk,
 
 /* Verification: relative Frobenius error of `c` against `ref` (n values),
  * any non-finite value in c fails.  Tolerance scales with k. */
-typedef struct { double rel_fro, max_rel; long nonfinite; } gp_verify_result;
+typedef struct {
+    double rel_fro, max_rel;
+    long nonfinite;             /* NaN or Inf elements                      */
+    long poison;                /* of those, still gp_poison's bytes (0xFF) */
+} gp_verify_result;
 gp_verify_result gp_verify(gp_precision p, const void *c, const void *ref, size_t n);
 double gp_verify_tolerance(gp_precision p, long k);
+/* The row's status for a verification of `elements` values at `beta`:
+ * "ok", "verify_failed", or "verify_failed: N non-finite elements", at
+ * beta = 0 with why (C was NaN-poisoned: the kernel probably read C, or
+ * did not write elements that still hold the poison).  One line, cut to
+ * len. */
+void gp_verify_status(char *out, size_t len, const gp_verify_result *v,
+                      int verified, double beta, size_t elements);
 
 /* ---- run files (output.c), shared by run, sweep and dist ---- */
 

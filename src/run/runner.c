@@ -215,12 +215,8 @@ static int verify_launch(gp_bench *b, const gp_kernel *k, gp_row *r,
      * FP32 bench against the exact FP32 reference, with TF32's tolerance */
     r->tolerance = gp_verify_tolerance(k->precision, b->k);
     r->verified = v.nonfinite == 0 && v.rel_fro <= r->tolerance;
-    if (v.nonfinite)
-        snprintf(r->status, sizeof r->status, "verify_failed: %ld non-finite "
-                 "elements", v.nonfinite);
-    else
-        snprintf(r->status, sizeof r->status, "%s",
-                 r->verified ? "ok" : "verify_failed");
+    gp_verify_status(r->status, sizeof r->status, &v, r->verified, b->beta,
+                     (size_t)b->m * b->n);
     return 0;
 }
 

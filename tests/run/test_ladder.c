@@ -104,6 +104,17 @@ static void broken_kernel_fails(void **state)
         if (rc != 1 || r.verified != 0)
             fail_msg("%s passed verification (rc %d, err %g)", bad[i].name, rc,
                      r.rel_err_fro);
+        /* every element NaN: the status says the kernel read the poison */
+        if (!strcmp(bad[i].name, "reads_c") &&
+            strcmp(r.status, "verify_failed: 65535 non-finite elements (all); C was "
+                   "NaN-poisoned because BLAS treats C as write-only at beta = 0, "
+                   "so the kernel probably read C") != 0)
+            fail_msg("reads_c: status '%s'", r.status);
+        if (!strcmp(bad[i].name, "writes_nothing") &&
+            !strstr(r.status, "(all); C was NaN-poisoned because BLAS treats C as "
+                    "write-only at beta = 0, and they still hold the poison, so the "
+                    "kernel did not write them"))
+            fail_msg("writes_nothing: status '%s'", r.status);
     }
     gp_bench_destroy(b);
 }
