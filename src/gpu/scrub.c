@@ -11,17 +11,16 @@ static const char *const kind_names[] = {
 };
 #define NKINDS (int)(sizeof kind_names / sizeof kind_names[0])
 
-/* ":x4" or ":p2": a number lo..hi after the letter. */
+/* ":x4" or ":p2": one or two digits after the letter, lo..hi. */
 static int modifier_num(const char *m, size_t len, int lo, int hi, int *out)
 {
+    char digits[3] = "";
     if (len < 2 || len > 3)
         return -1;
-    int v = 0;
-    for (size_t i = 1; i < len; i++) {
-        if (m[i] < '0' || m[i] > '9')
-            return -1;
-        v = v * 10 + (m[i] - '0');
-    }
+    memcpy(digits, m + 1, len - 1);
+    if (strspn(digits, "0123456789") != len - 1)
+        return -1;
+    int v = atoi(digits);
     if (v < lo || v > hi)
         return -1;
     *out = v;

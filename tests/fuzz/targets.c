@@ -33,15 +33,39 @@ static void invariant(int ok, const char *what)
     }
 }
 
+/* The second read of a round trip: what gemmprof wrote, it must read. */
+static void read_back(int rc, const char *err, const char *what)
+{
+    if (rc != 0)
+        fprintf(stderr, "fuzz: re-read: %s\n", err);
+    invariant(rc == 0, what);
+}
+
+static char dir[PATH_MAX];
+
+static void remove_workdir(void)
+{
+    gp_rm_rf(dir);
+}
+
+/* The process's own folder, removed at exit; each target's files in a
+ * folder of their own (a ceilings.csv beside a run file would be read
+ * with it, making one target's result depend on another's input). */
 static const char *workdir(void)
 {
-    static char dir[PATH_MAX];
     if (!dir[0]) {
         const char *t = getenv("TMPDIR");
         snprintf(dir, sizeof dir, "%s/gp-fuzz-XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(dir)) {
             fprintf(stderr, "fuzz: mkdtemp %s: %s\n", dir, strerror(errno));
             abort();
+        }
+        atexit(remove_workdir);
+        static const char *const sub[] = { "runfile", "ceilings", "tuning", "dist", "charts" };
+        char err[256], p[PATH_MAX + 16];
+        for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+            gp_fmt(p, sizeof p, "%s/%s", dir, sub[i]);
+            invariant(gp_mkdir_p(p, err, sizeof err) == 0, "cannot make the work folders");
         }
     }
     return dir;
@@ -51,7 +75,7 @@ static const char *workdir(void)
 static const char *put_file(const char *name, const uint8_t *data, size_t size,
                             char *path, size_t len)
 {
-    snprintf(path, len, "%s/%s", workdir(), name);
+    gp_fmt(path, len, "%s/%s", workdir(), name);
     FILE *f = fopen(path, "wb");
     invariant(f != NULL, "cannot write the input file");
     if (size)
@@ -77,17 +101,16 @@ int gp_fuzz_runfile(const uint8_t *data, size_t size)
 {
     char in[PATH_MAX], out[PATH_MAX], err[1024];
     gp_run_file a, b;
-    if (gp_csv_read(put_file("run.csv", data, size, in, sizeof in), &a, err,
+    if (gp_csv_read(put_file("runfile/run.csv", data, size, in, sizeof in), &a, err,
                     sizeof err) != 0)
         return 0;
     for (int i = 0; i < a.nrows; i++)
         gp_row_derive(&a.rows[i]);
     /* what gemmprof writes, it reads back: same rows, same identities */
-    write_run_file(put_file("again.csv", NULL, 0, out, sizeof out), &a);
-    int rc = gp_csv_read(out, &b, err, sizeof err);
-    if (rc != 0)
-        fprintf(stderr, "fuzz: re-read: %s\n", err);
-    invariant(rc == 0 && !err[0], "a run file gemmprof wrote does not read back");
+    write_run_file(put_file("runfile/again.csv", NULL, 0, out, sizeof out), &a);
+    read_back(gp_csv_read(out, &b, err, sizeof err), err,
+              "a run file gemmprof wrote does not read back");
+    invariant(!err[0], "a run file gemmprof wrote reads back with a warning");
     invariant(a.nrows == b.nrows, "round trip changed the number of rows");
     for (int i = 0; i < a.nrows; i++) {
         const gp_row *x = &a.rows[i], *y = &b.rows[i];
@@ -106,17 +129,15 @@ int gp_fuzz_ceilings(const uint8_t *data, size_t size)
 {
     static gp_ceilings a, b;
     char in[PATH_MAX], out[PATH_MAX], err[1024];
-    if (gp_ceilings_read(put_file("ceilings.csv", data, size, in, sizeof in), &a,
+    if (gp_ceilings_read(put_file("ceilings/ceilings.csv", data, size, in, sizeof in), &a,
                          err, sizeof err) != 0)
         return 0;
     for (int i = 0; i < a.n; i++)
         invariant(gp_ceilings_find(&a, a.c[i].name) != NULL, "a ceiling read is not found");
-    snprintf(out, sizeof out, "%s/again-ceilings.csv", workdir());
+    gp_fmt(out, sizeof out, "%s/ceilings/again.csv", workdir());
     invariant(gp_ceilings_write(out, &a, err, sizeof err) == 0, "cannot write ceilings");
-    int rc = gp_ceilings_read(out, &b, err, sizeof err);
-    if (rc != 0)
-        fprintf(stderr, "fuzz: re-read: %s\n", err);
-    invariant(rc == 0, "a ceilings file gemmprof wrote does not read back");
+    read_back(gp_ceilings_read(out, &b, err, sizeof err), err,
+              "a ceilings file gemmprof wrote does not read back");
     invariant(a.n == b.n, "round trip changed the number of ceilings");
     for (int i = 0; i < a.n; i++)
         invariant(!strcmp(a.c[i].name, b.c[i].name) && !strcmp(a.c[i].unit, b.c[i].unit) &&
@@ -131,19 +152,17 @@ int gp_fuzz_tuning(const uint8_t *data, size_t size)
 {
     static gp_tuning a, b;
     char in[PATH_MAX], out[PATH_MAX], err[1024];
-    if (gp_tuning_read(put_file("tuning.csv", data, size, in, sizeof in), &a, err,
+    if (gp_tuning_read(put_file("tuning/tuning.csv", data, size, in, sizeof in), &a, err,
                        sizeof err) != 0)
         return 0;
     static const long keys[] = { 1, 31, 1024, 4097, GP_TUNING_MAX_SIZE, LONG_MAX };
     for (int i = 0; i < a.n; i++)
         for (size_t j = 0; j < sizeof keys / sizeof keys[0]; j++)
             (void)gp_tuning_lookup(&a, a.e[i].family, keys[j]);
-    snprintf(out, sizeof out, "%s/again-tuning.csv", workdir());
+    gp_fmt(out, sizeof out, "%s/tuning/again.csv", workdir());
     invariant(gp_tuning_write(out, &a, err, sizeof err) == 0, "cannot write the tuning table");
-    int rc = gp_tuning_read(out, &b, err, sizeof err);
-    if (rc != 0)
-        fprintf(stderr, "fuzz: re-read: %s\n", err);
-    invariant(rc == 0, "a tuning table gemmprof wrote does not read back");
+    read_back(gp_tuning_read(out, &b, err, sizeof err), err,
+              "a tuning table gemmprof wrote does not read back");
     invariant(a.n == b.n, "round trip changed the number of entries");
     for (int i = 0; i < a.n; i++)
         invariant(!strcmp(a.e[i].family, b.e[i].family) &&
@@ -158,14 +177,13 @@ int gp_fuzz_tuning(const uint8_t *data, size_t size)
 int gp_fuzz_dist(const uint8_t *data, size_t size)
 {
     char in[PATH_MAX], out[PATH_MAX], err[1024];
-    put_file("dist.csv", data, size, in, sizeof in);
+    put_file("dist/dist.csv", data, size, in, sizeof in);
     gp_dataset d;
     char *paths[] = { in };
     if (gp_dataset_load(&d, paths, 1, NULL, err, sizeof err) == 0) {
         /* an unknown format: each chart prepares its data files, then
          * stops before gnuplot would run */
-        snprintf(out, sizeof out, "%s/charts", workdir());
-        gp_mkdir_p(out, err, sizeof err);
+        gp_fmt(out, sizeof out, "%s/charts", workdir());
         gp_chart_opts o = { .format = "fuzz", .outdir = out, .workdir = out,
                             .plotsdir = out, .gnuplot = "/nonexistent" };
         for (int c = 0; c < GP_NCHARTS; c++) {
