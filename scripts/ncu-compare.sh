@@ -19,7 +19,8 @@
 #                      can be compared with one ncu run
 #   --tol X            tolerance of the ratio (default 0.02)
 # Env: GEMMPROF_BIN (bin/gemmprof), NCU (ncu), GEMMPROF_SCRUB (passed to
-#      gemmprof's run only: the L2 scrub that stands for "all", scrub.h).
+#      gemmprof's run only: the L2 scrub that stands for "all", scrub.h),
+#      KEEP_NCU_REP=1 (keep ncu's .ncu-rep; by default only its CSV export).
 #
 # Prints, per shape, one line per kernel and metric: gemmprof's value, ncu's,
 # the ratio, OUT beyond the tolerance; and writes the same as CSV to
@@ -116,6 +117,8 @@ ncu_profile() {
         --print-nvtx-rename kernel 2>>"$rep.log" | grep '^"' >"$rep.nvtx.csv"
     LC_ALL=C "$NCU" -i "$rep.ncu-rep" --csv --page details --print-units base \
         2>>"$rep.log" | grep '^"' >"$rep.plain.csv"
+    # the two CSVs hold all that is compared; the report only with KEEP_NCU_REP=1
+    [ "${KEEP_NCU_REP:-0}" = 1 ] || rm -f "$rep.ncu-rep"
     echo "# ncu at $shape (--cache-control $cc): $(secs "$t0" "$(now)") s"
 }
 

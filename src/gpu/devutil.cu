@@ -90,11 +90,6 @@ __global__ void gp_scrub_discard(char *buf, size_t lines)
 #endif
 }
 
-extern "C" size_t gp_scrub_bytes(const gp_scrub *s, size_t l2_bytes)
-{
-    return s->kind == GP_SCRUB_NONE ? 0 : (size_t)s->factor * l2_bytes;
-}
-
 extern "C" int gp_scrub_run(const gp_scrub *s, void *buf, size_t bytes, cudaStream_t st)
 {
     const int blocks = 1024, threads = 256;

@@ -104,6 +104,11 @@ void gp_scrub_describe(const gp_scrub *s, char *out, size_t len)
     }
 }
 
+size_t gp_scrub_bytes(const gp_scrub *s, size_t l2_bytes)
+{
+    return s->kind == GP_SCRUB_NONE ? 0 : (size_t)s->factor * l2_bytes;
+}
+
 int gp_cache_control_scrub(const char *cache_control, gp_scrub *out,
                            char *err, size_t errlen)
 {

@@ -65,10 +65,12 @@ void gp_scrub_describe(const gp_scrub *s, char *out, size_t len);
 int gp_cache_control_scrub(const char *cache_control, gp_scrub *out,
                            char *err, size_t errlen);
 
-/* Device side (devutil.cu).  Bytes of scrub buffer `s` needs on a GPU with
- * `l2_bytes` of L2 (0 for none); run it on stream `st` (asynchronous), over
- * `buf` of `bytes` (from cudaMalloc, >= gp_scrub_bytes).  0 or a CUDA error. */
+/* Bytes of buffer scrub `s` needs on a GPU with `l2_bytes` of L2 (0 for
+ * none). */
 size_t gp_scrub_bytes(const gp_scrub *s, size_t l2_bytes);
+/* Device side (devutil.cu): run scrub `s` on stream `st` (asynchronous)
+ * over `buf` of `bytes` (from cudaMalloc, >= gp_scrub_bytes).  0 or a
+ * CUDA error. */
 int gp_scrub_run(const gp_scrub *s, void *buf, size_t bytes, cudaStream_t st);
 
 #ifdef __cplusplus
