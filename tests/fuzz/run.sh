@@ -28,7 +28,7 @@ one() {
     local runs
     runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
     if [ $rc -eq 0 ]; then
-        echo "fuzz $t: ${runs:-?} inputs in ${seconds}s, no crash ($(ls "$work" | wc -l) in its corpus)"
+        echo "fuzz $t: ${runs:-?} inputs in ${seconds}s, no crash ($(ls "$work" | wc -l) inputs in $work)"
     else
         echo "fuzz $t: FAILED after ${runs:-?} inputs (exit $rc); log $log:"
         grep -m1 -E 'ERROR: |runtime error|invariant broken|SUMMARY' "$log" | sed 's/^/    /'
