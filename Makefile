@@ -187,7 +187,7 @@ install: $(BIN)/gemmprof
 # `make fuzz` runs each for FUZZ_SECONDS (two at a time) from the committed
 # corpus; a crash stops it and names the input (tests/fuzz/run.sh).
 FUZZ_CC      ?= clang
-FUZZ_B       := build-fuzz
+FUZZ_B       ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := runfile ceilings tuning dist
 FUZZ_CFLAGS  := -g -O1 -std=c11 -D_GNU_SOURCE -Isrc -Itests/fuzz -fno-omit-frame-pointer \
