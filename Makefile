@@ -6,6 +6,9 @@
 #   make ARCH="sm_80 sm_90"   SASS for each, plus PTX of the newest
 #   make ARCH=compute_80      PTX only: the driver compiles it for the GPU (JIT)
 #   make plugin SRC=mine.cu [OUT=libmine.so]   a user's kernels for --plugin
+#   make SANITIZE=1 test the C host code and the CPU tests under ASan + UBSan
+#                        (build-san/, bin-san/; the CUDA objects come from build/)
+#   make fuzz [FUZZ_SECONDS=N]   libFuzzer on the data-file readers (build-fuzz/)
 
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -55,12 +58,26 @@ BUILD_CODES := $(foreach c,$(SM_CCS),sm_$(c) $(if $(filter 90,$(c)),sm_90a)) \
 
 B         ?= build
 BIN       ?= bin
+# SANITIZE=1: C compiled and linked with AddressSanitizer and UBSan into its
+# own folders.  nvcc's objects are not instrumented (device code cannot be),
+# so they are shared with the plain build rather than compiled twice.
+ifeq ($(SANITIZE),1)
+B         := build-san
+BIN       := bin-san
+CUB       := build
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined,float-cast-overflow
+CFLAGS    ?= -O1 -g
+CFLAGS    += $(SAN_FLAGS)
+LDFLAGS   += $(SAN_FLAGS)
+endif
+CUB       ?= $(B)
 # Files named *_sm90a.cu use Hopper-only instructions (wgmma, setmaxnreg):
 # where ARCH has sm_90 they are built for sm_90a instead (and without
 # compute_90 PTX, so an H100 can only load the sm_90a code); for every
 # other architecture their kernels compile empty (GP_KERNEL_NEEDS in
 # kernels/rung.cuh) and the registry skips them, saying why.
-$(B)/kernels/%_sm90a.cu.o: GENCODE := $(strip $(call gencode,$(SM_CCS),\
+$(CUB)/kernels/%_sm90a.cu.o: GENCODE := $(strip $(call gencode,$(SM_CCS),\
     $(if $(filter 90,$(SM_CCS)),$(filter-out 90,$(PTX_CCS)),$(PTX_CCS)),a))
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
 # cupti_profiler_host.h includes <string>: C needs the empty one in src/cupti/compat.
@@ -110,7 +127,7 @@ INJECT_C  := $(wildcard src/trace/inject*.c)
 LIB_C     := $(filter-out src/cli/main.c $(INJECT_C),$(foreach d,$(COMPONENTS),$(wildcard $(d)*.c))) \
              $(DIST_C) $(wildcard kernels/*.c) $(wildcard probes/*.c)
 LIB_CU    := $(foreach d,$(COMPONENTS),$(wildcard $(d)*.cu)) $(wildcard kernels/*.cu) $(wildcard probes/*.cu)
-LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(B)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
+LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(CUB)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*/test_*.c))
 
 # gemmprof trace's injection library, next to the binary (BIN/../lib/gemmprof,
@@ -118,6 +135,9 @@ TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*/test_*.c))
 # session code, the run-file writer and the trace pieces they share, and
 # nothing that needs the CUDA runtime: it runs inside any CUDA application.
 LIBDIR    ?= $(dir $(abspath $(BIN)))lib
+ifeq ($(SANITIZE),1)   # its own, found through GEMMPROF_INJECT_LIB by the tests
+LIBDIR    := $(abspath $(B))/lib
+endif
 INJECT    := $(LIBDIR)/gemmprof/libgemmprof-inject.so
 INJECT_OBJ := $(INJECT_C:%.c=$(B)/%.o) \
              $(addprefix $(B)/src/trace/,env.o filter.o launch_row.o) \
@@ -126,7 +146,7 @@ INJECT_OBJ := $(INJECT_C:%.c=$(B)/%.o) \
              $(addprefix $(B)/src/util/,errors.o text.o) \
              $(B)/src/gpu/occupancy.o $(B)/gen/version.o
 
-.PHONY: all tests test check install clean plots report plugin arch FORCE
+.PHONY: all tests test check install clean plots report plugin arch fuzz fuzz-build FORCE
 all: $(BIN)/gemmprof $(INJECT)
 
 $(BIN)/gemmprof: $(B)/src/cli/main.o $(B)/libgemmprof.a
@@ -142,7 +162,7 @@ $(B)/libgemmprof.a: $(LIB_OBJ) $(B)/mpi-$(MPI).stamp
 # loaded by every CUDA application) fails here, not inside someone's app.
 $(INJECT): $(INJECT_OBJ) src/trace/inject.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $(INJECT_OBJ) -Wl,--no-undefined -Wl,-Bsymbolic \
+	$(CC) -shared -o $@ $(INJECT_OBJ) $(SAN_FLAGS) -Wl,--no-undefined -Wl,-Bsymbolic \
 	    -Wl,--version-script=src/trace/inject.map -ldl -lstdc++ -lpthread -lm
 
 $(B)/mpi-$(MPI).stamp:
@@ -162,14 +182,14 @@ $(B)/%.o: %.c $(B)/cflags.txt
 
 # ptxas -v goes to a side file per object: the spill report the harness
 # reports as spill_store_bytes/spill_load_bytes (a stack frame is not a spill).
-$(B)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h src/*/*.h probes/*.h) $(B)/gen/arch.txt
+$(CUB)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h src/*/*.h probes/*.h) $(CUB)/gen/arch.txt
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
 	@grep -v '^ptxas info\|^    [0-9]* bytes stack' $@.ptxas >&2 || true
 
-$(B)/gen/ptxas_table.c: $(LIB_CU:%.cu=$(B)/%.cu.o) scripts/ptxas-table.awk
+$(B)/gen/ptxas_table.c: $(LIB_CU:%.cu=$(CUB)/%.cu.o) scripts/ptxas-table.awk
 	@mkdir -p $(dir $@)
-	awk -f scripts/ptxas-table.awk $(LIB_CU:%.cu=$(B)/%.cu.o.ptxas) > $@
+	awk -f scripts/ptxas-table.awk $(LIB_CU:%.cu=$(CUB)/%.cu.o.ptxas) > $@
 
 # What this ARCH builds: `make -s arch` (README: GPUs and toolkits).
 arch:
@@ -177,7 +197,7 @@ arch:
 
 # Rewritten only when the architectures change: every CUDA object depends
 # on it, so a build with another ARCH in the same folder recompiles them.
-$(B)/gen/arch.txt: FORCE
+$(CUB)/gen/arch.txt: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(strip $(BUILD_CODES))' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
@@ -199,14 +219,28 @@ FORCE:
 $(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+# A test is its own .c file plus any other .c it lists as a prerequisite.
 $(B)/tests/%: tests/%.c $(B)/libgemmprof.a
 	@mkdir -p $(dir $@)
-	$(LINK_CC) $(CPPFLAGS) $(CFLAGS) -Itests $(TEST_FLAGS) -o $@ $< $(B)/libgemmprof.a $(LDFLAGS) -lcmocka $(LDLIBS)
+	$(LINK_CC) $(CPPFLAGS) $(CFLAGS) -Itests $(TEST_FLAGS) -o $@ $(filter %.c,$^) $(B)/libgemmprof.a $(LDFLAGS) -lcmocka $(LDLIBS)
+
+# The fuzz targets' functions, replayed on the committed corpus and crashes.
+$(B)/tests/fuzz/test_fuzz_replay: tests/fuzz/targets.c tests/fuzz/targets.h
 
 tests: $(TESTS)
 
+# Under SANITIZE=1: any ASan or UBSan report fails the test that caused it.
+# verify_asan_link_order=0: tests/run.sh line-buffers output with stdbuf,
+# an LD_PRELOAD that comes before ASan's runtime (harmless: it only sets
+# buffering).  protect_shadow_gap=0: the CUDA driver maps memory where ASan
+# reserves its shadow gap (only matters on a machine with a GPU).
+ifeq ($(SANITIZE),1)
+TEST_ENV  := ASAN_OPTIONS=verify_asan_link_order=0:protect_shadow_gap=0:detect_leaks=1 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 GEMMPROF_INJECT_LIB=$(INJECT)
+endif
+
 test check: $(BIN)/gemmprof $(INJECT) $(TESTS)
-	@GEMMPROF_BIN=$(BIN)/gemmprof GEMMPROF_BUILD=$(B) bash tests/run.sh $(TESTS)
+	@$(TEST_ENV) GEMMPROF_BIN=$(BIN)/gemmprof GEMMPROF_BUILD=$(CUB) bash tests/run.sh $(TESTS)
 
 # Charts and reports from the committed reference data (no GPU needed).
 plots: $(BIN)/gemmprof
@@ -235,7 +269,38 @@ install: $(BIN)/gemmprof $(INJECT)
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gemmprof/plots/
 	cp -r reports/data $(DESTDIR)$(PREFIX)/share/gemmprof/reports/
 
-clean:
-	rm -rf $(B) $(BIN) $(LIBDIR)/gemmprof
+# Fuzzing: clang's libFuzzer with ASan and UBSan on the readers of run
+# files, ceilings, tuning tables and dist files (tests/fuzz/targets.c), one
+# binary per reader; only the pure-C parts they need, instrumented.
+# `make fuzz` runs each for FUZZ_SECONDS (two at a time) from the committed
+# corpus; a crash stops it and names the input (tests/fuzz/run.sh).
+FUZZ_CC      ?= clang
+FUZZ_B       ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := runfile ceilings tuning dist
+FUZZ_CFLAGS  := -g -O1 -std=c11 -D_GNU_SOURCE -Isrc -Itests/fuzz -fno-omit-frame-pointer \
+                -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SRC     := $(wildcard src/data/*.c src/util/*.c src/arch/*.c src/plot/*.c src/diff/*.c) tests/fuzz/targets.c
+FUZZ_OBJ     := $(FUZZ_SRC:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/version.o
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+$(FUZZ_B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FUZZ_B)/gen/version.o: $(B)/gen/version.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_main.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DGP_FUZZ_FN=gp_fuzz_$* -o $@ $^ -ljansson -lm
+
+.SECONDARY: $(FUZZ_OBJ)
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+
+fuzz: fuzz-build
+	bash tests/fuzz/run.sh $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+clean:
+	rm -rf $(B) $(BIN) $(LIBDIR)/gemmprof build-san bin-san $(FUZZ_B)
+
+-include $(shell find $(B) $(FUZZ_B) -name '*.d' 2>/dev/null)

@@ -1,140 +1,147 @@
 #!/usr/bin/env bash
 # ncu-compare.sh - gemmprof's in-process counters (CUPTI Range Profiler)
-# against Nsight Compute's, rung by rung, metric by metric.  Runs on the
-# GPU machine.
-#   scripts/ncu-compare.sh [SIZE] [KERNELS]     (default 1024, all rungs)
-# Env: GEMMPROF_BIN (bin/gemmprof), NCU (ncu), OUT (work files go to
-#      $OUT/ncu-compare, default a temp dir), TOL (0.02 = +-2%),
-#      NCU_CACHE (ncu --cache-control: all (default) or none).
+# against Nsight Compute's, kernel by kernel, metric by metric, at the shapes
+# asked for.  Runs on the GPU machine.
+#
+#   scripts/ncu-compare.sh [--mnk M,N,K]... [--size N]... [--kernel LIST]
+#                          [--cache-control all|none] [--work DIR] [--tol X]
+#   scripts/ncu-compare.sh SIZE [KERNELS]                 (the older form)
+#
+#   --mnk M,N,K        a shape (repeatable; also M,N,K:M,N,K... as one list)
+#   --size N           a square shape (repeatable)
+#   --kernel LIST      kernels of gemmprof --list, comma-separated, or all
+#                      (default all)
+#   --cache-control C  all (default) or none: ncu's flag, given to ncu AND to
+#                      gemmprof, so both follow one convention
+#   --work DIR         work files (default $OUT/ncu-compare, else a temp dir);
+#                      an ncu report already there for a shape and C is
+#                      reused, so several gemmprof variants (GEMMPROF_SCRUB)
+#                      can be compared with one ncu run
+#   --tol X            tolerance of the ratio (default 0.02)
+# Env: GEMMPROF_BIN (bin/gemmprof), NCU (ncu), GEMMPROF_SCRUB (passed to
+#      gemmprof's run only: the L2 scrub that stands for "all", scrub.h),
+#      KEEP_NCU_REP=1 (keep ncu's .ncu-rep; by default only its CSV export).
+#
+# Prints, per shape, one line per kernel and metric: gemmprof's value, ncu's,
+# the ratio, OUT beyond the tolerance; and writes the same as CSV to
+# DIR/pairs-<shape>-<C>-<scrub>.csv (shape,cache_control,scrub,kernel,
+# metric,gemmprof,ncu,ratio) for scripts/cache-control-study.sh.
 #
 # Which launches are compared:
-#  - gemmprof: its counter launch, a separate replayed launch that follows
-#    the verification launch and the timed one (--reps 1 --warmup 0).
-#  - ncu: the rung's last launch in a `--metrics none` run of the same
-#    command, i.e. its timed launch (the first launch of a rung is the
-#    verification launch; the reference cuBLAS runs before the rung and the
-#    input fills before that, so the process's last kernel is the rung's).
-#    For a rung that launches several kernels per GEMM only the last
-#    kernel is compared (gemmprof sums over them).
-# Both run at unlocked clocks (CUPTI 13.0 does not lock them: ncu
-# --clock-control none).  ncu also flushes caches before each pass unless
-# NCU_CACHE=none, CUPTI does not: DRAM and L2 bytes depend on what the
-# previous launch left in L2, so they may differ; instruction counts
-# (sm__sass_*) must not: they are compared exactly, and any difference
-# makes the exit status 1.
+#  - gemmprof: its counter launches (one per replay pass, each after C is
+#    prepared and L2 scrubbed as --cache-control says), in a run with
+#    --reps 1 --warmup 0.
+#  - ncu: the same command with gemmprof's counters off, one ncu process per
+#    shape for every kernel.  Each launch is attributed to a kernel by the
+#    NVTX range gemmprof puts around each kernel and shape ("KERNEL/MxNxK",
+#    ncu --nvtx, --print-nvtx-rename kernel).  In that range the launches
+#    are the verification launch, the scrub (gp_scrub_* kernels, left out)
+#    and the timed launch; the timed launch is the second half, and when a
+#    kernel launches several kernels per GEMM (TF32's transpose, a cuBLAS
+#    split-K) their counts are summed and the other metrics weighted by
+#    time, as gemmprof does.
+# Both run at unlocked clocks (CUPTI 13.0 cannot lock them: ncu
+# --clock-control none).  Instruction counts (sm__sass_*) must agree
+# exactly: any difference makes the exit status 1.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-SIZE=${1:-1024}
-KERNELS=${2:-${KERNELS:-all}}
 BIN=${GEMMPROF_BIN:-bin/gemmprof}
 NCU=${NCU:-ncu}
-TOL=${TOL:-0.02}
-NCU_CACHE=${NCU_CACHE:-all}
 
 die() { echo "ncu-compare: $*" >&2; exit 2; }
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
+
+shapes=() kernels=all cc=${NCU_CACHE:-all} work= tol=0.02 positional=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --mnk) [ $# -ge 2 ] || die "--mnk needs M,N,K"
+               for s in $(tr ':' ' ' <<<"$2"); do shapes+=("$s"); done; shift 2 ;;
+        --mnk=*) for s in $(tr ':' ' ' <<<"${1#*=}"); do shapes+=("$s"); done; shift ;;
+        --size) [ $# -ge 2 ] || die "--size needs N"; shapes+=("$2,$2,$2"); shift 2 ;;
+        --kernel|-k) [ $# -ge 2 ] || die "--kernel needs a list"; kernels=$2; shift 2 ;;
+        --cache-control) [ $# -ge 2 ] || die "--cache-control needs all or none"; cc=$2; shift 2 ;;
+        --cache-control=*) cc=${1#*=}; shift ;;
+        --work) [ $# -ge 2 ] || die "--work needs a folder"; work=$2; shift 2 ;;
+        --tol) [ $# -ge 2 ] || die "--tol needs a number"; tol=$2; shift 2 ;;
+        -h|--help) usage 0 ;;
+        -*) die "unknown option '$1' (see --help)" ;;
+        *) positional+=("$1"); shift ;;
+    esac
+done
+if [ ${#positional[@]} -gt 0 ]; then          # SIZE [KERNELS]
+    shapes+=("${positional[0]},${positional[0]},${positional[0]}")
+    [ ${#positional[@]} -gt 1 ] && kernels=${positional[1]}
+fi
+[ ${#shapes[@]} -gt 0 ] || shapes=(1024,1024,1024)
+case $cc in all|none) ;; *) die "--cache-control: '$cc' is not all or none" ;; esac
+for s in "${shapes[@]}"; do
+    [[ $s =~ ^[1-9][0-9]*,[1-9][0-9]*,[1-9][0-9]*$ ]] || die "bad shape '$s' (want M,N,K)"
+done
 command -v "$NCU" >/dev/null || die "$NCU not found (set NCU=/path/to/ncu)"
 [ -x "$BIN" ] || die "$BIN not built (make, or set GEMMPROF_BIN)"
-work=${OUT:-$(mktemp -d)}/ncu-compare
+[ -n "$work" ] || work=${OUT:-$(mktemp -d)}/ncu-compare
 mkdir -p "$work" || die "cannot create $work"
-now() { date +%s.%N; }
 
-if [ "$KERNELS" = all ]; then
+if [ "$kernels" = all ]; then
     rungs=$("$BIN" --list | awk 'NR > 1 { print $1 }')
 else
-    rungs=$(tr , ' ' <<<"$KERNELS")
+    rungs=$(tr , ' ' <<<"$kernels")
 fi
 rungs=$(echo $rungs)
 [ -n "$rungs" ] || die "no kernels to compare"
+klist=$(tr ' ' , <<<"$rungs")
+scrub=${GEMMPROF_SCRUB:-default}
+[ "$cc" = none ] && scrub=none
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-# 1. gemmprof with its default counters, every rung in one process.
-t0=$(now)
-"$BIN" --kernel "$(tr ' \n' ,, <<<"$rungs" | sed 's/,*$//')" --size "$SIZE" \
-    --reps 1 --warmup 0 --quiet --out "$work/gemmprof.csv" 2>"$work/gemmprof.log"
-gp_rc=$?
-t1=$(now)
-[ -s "$work/gemmprof.csv" ] || die "gemmprof wrote no rows (exit $gp_rc, see $work/gemmprof.log)"
-# The metric columns are the ones spelled like ncu metrics (with "__").
-metrics=$(grep -v '^#' "$work/gemmprof.csv" | head -1 | tr , '\n' | tr -d '"' |
-          grep __ | paste -sd, -)
-[ -n "$metrics" ] || die "no metric columns in $work/gemmprof.csv"
-
-# 2. ncu, one process per rung, same command without gemmprof's counters.
-ncu_s=0
-for k in $rungs; do
-    s=$(now)
-    LC_ALL=C "$NCU" --clock-control none --cache-control "$NCU_CACHE" \
-        --print-units base --csv --metrics "$metrics" --log-file "$work/ncu-$k.log" \
-        "$BIN" --kernel "$k" --size "$SIZE" --reps 1 --warmup 0 --metrics none \
-        --quiet --out "$work/ncu-run-$k.csv" >"$work/ncu-$k.app.log" 2>&1 ||
-        echo "ncu-compare: ncu on $k exited $? (see $work/ncu-$k.log)" >&2
-    ncu_s=$(awk -v a="$ncu_s" -v b="$s" -v c="$(now)" 'BEGIN { print a + c - b }')
-    grep '^"' "$work/ncu-$k.log" >"$work/ncu-$k.csv"
-done
-
-# 3. Join: per rung and metric, gemmprof value, ncu value, ratio.
-awk -v tol="$TOL" -v rungs="$rungs" -v dir="$work" '
-# Split one CSV line (quoted fields may hold commas) into f[1..n].
-function csv(line, f,    n, i, c, q, cur) {
-    n = 0; cur = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (c == "\"") { if (q && substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = !q }
-        else if (c == "," && !q) { f[++n] = cur; cur = "" }
-        else cur = cur c
-    }
-    f[++n] = cur
-    return n
+# ncu_profile SHAPE TAG: one ncu process for every kernel at SHAPE, then the
+# report as CSV twice: launches named by their NVTX range, and by kernel.
+ncu_profile() {
+    local shape=$1 tag=$2 metrics=$3
+    local rep=$work/ncu-$tag
+    if [ -s "$rep.plain.csv" ] && [ -s "$rep.nvtx.csv" ]; then
+        echo "# ncu: reusing $rep.*.csv"
+        return 0
+    fi
+    local t0
+    t0=$(now)
+    # gemmprof under ncu: no counters of its own, the standard scrub for "all"
+    LC_ALL=C env -u GEMMPROF_SCRUB "$NCU" --clock-control none --cache-control "$cc" \
+        --nvtx --metrics "$metrics" -f -o "$rep" \
+        "$BIN" --kernel "$klist" --mnk "$shape" --reps 1 --warmup 0 --metrics none \
+        --cache-control "$cc" --quiet --out "$rep.run.csv" >"$rep.log" 2>&1 ||
+        echo "ncu-compare: ncu at $shape exited $? (see $rep.log)" >&2
+    [ -s "$rep.ncu-rep" ] || { echo "ncu-compare: no ncu report at $shape (see $rep.log)" >&2; return 1; }
+    LC_ALL=C "$NCU" -i "$rep.ncu-rep" --csv --page details --print-units base \
+        --print-nvtx-rename kernel 2>>"$rep.log" | grep '^"' >"$rep.nvtx.csv"
+    LC_ALL=C "$NCU" -i "$rep.ncu-rep" --csv --page details --print-units base \
+        2>>"$rep.log" | grep '^"' >"$rep.plain.csv"
+    # the two CSVs hold all that is compared; the report only with KEEP_NCU_REP=1
+    [ "${KEEP_NCU_REP:-0}" = 1 ] || rm -f "$rep.ncu-rep"
+    echo "# ncu at $shape (--cache-control $cc): $(secs "$t0" "$(now)") s"
 }
-function num(s) { gsub(/,/, "", s); return s }
-BEGIN {
-    # gemmprof: header after the "#" metadata, then one row per kernel
-    file = dir "/gemmprof.csv"; hdr = 0
-    while ((getline line < file) > 0) {
-        sub(/\r$/, "", line)
-        if (line ~ /^#/ || line == "") continue
-        n = csv(line, f)
-        if (!hdr) { for (i = 1; i <= n; i++) { col[f[i]] = i; if (f[i] ~ /__/) met[++nm] = f[i] } hdr = 1; continue }
-        for (j = 1; j <= nm; j++) gp[f[col["kernel"]], met[j]] = f[col[met[j]]]
-        seen[f[col["kernel"]]] = 1
-    }
-    printf "%-14s %-58s %16s %16s %8s\n", "rung", "metric", "gemmprof", "ncu", "ratio"
-    nr = split(rungs, r, /[ \n]+/)
-    for (i = 1; i <= nr; i++) {
-        k = r[i]; if (k == "") continue
-        # ncu: one row per launch and metric; keep the last launch (max ID)
-        file = dir "/ncu-" k ".csv"; h = 0; last = -1; delete nv
-        while ((getline line < file) > 0) {
-            n = csv(line, f)
-            if (!h) { for (j = 1; j <= n; j++) nc[f[j]] = j; h = 1; continue }
-            id = f[nc["ID"]] + 0
-            if (id > last) { last = id; delete nv; kname = f[nc["Kernel Name"]] }
-            if (id == last) nv[f[nc["Metric Name"]]] = num(f[nc["Metric Value"]])
-        }
-        close(file)
-        if (!(k in seen)) { printf "%-14s (no gemmprof row)\n", k; continue }
-        if (last < 0) { printf "%-14s (no ncu launch, see ncu-%s.log)\n", k, k; continue }
-        printf "# %s: ncu launch %d, %s\n", k, last, substr(kname, 1, 90)
-        for (j = 1; j <= nm; j++) {
-            m = met[j]; g = gp[k, m]; v = (m in nv) ? nv[m] : "NA"
-            if (g == "NA" || g == "" || v == "NA" || v == "" || v == "n/a") { ratio = "NA"; bad = 1 }
-            else if (g + 0 == 0 && v + 0 == 0) { ratio = "1.000"; bad = 0 }
-            else if (v + 0 == 0) { ratio = "inf"; bad = 1 }
-            else {
-                x = g / v; ratio = sprintf("%.3f", x)
-                # instruction counts are exact: any difference is a bug
-                bad = (m ~ /sass_/) ? (g + 0 != v + 0) : (x < 1 - tol || x > 1 + tol)
-            }
-            total++; out += bad
-            if (bad && m ~ /sass_/) exact_bad++
-            printf "%-14s %-58s %16s %16s %8s%s\n", k, m, g, v, ratio, bad ? "  OUT" : ""
-        }
-    }
-    printf "%d of %d values outside +-%g%% (%d of them instruction counts, compared exactly)\n",
-           out, total, 100 * tol, exact_bad
-    exit exact_bad > 0
-}' </dev/null
-status=$?
-awk -v g="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v n="$ncu_s" \
-    'BEGIN { printf "wall time: gemmprof with counters %.1f s (all rungs, one process), ncu %.1f s (one process per rung)\n", g, n }'
+
+status=0
+for shape in "${shapes[@]}"; do
+    sname=$(tr , x <<<"$shape")
+    t0=$(now)
+    gp=$work/gp-$sname-$cc-$scrub.csv
+    "$BIN" --kernel "$klist" --mnk "$shape" --reps 1 --warmup 0 --cache-control "$cc" \
+        --quiet --out "$gp" >"$gp.log" 2>&1
+    gp_rc=$?
+    [ -s "$gp" ] || die "gemmprof wrote no rows at $shape (exit $gp_rc, see $gp.log)"
+    echo "# gemmprof at $shape (--cache-control $cc, scrub $scrub): $(secs "$t0" "$(now)") s"
+    # the metric columns are the ones spelled like ncu metrics (with "__")
+    metrics=$(grep -v '^#' "$gp" | head -1 | tr , '\n' | tr -d '"' | grep __ | paste -sd, -)
+    [ -n "$metrics" ] || die "no metric columns in $gp"
+    ncu_profile "$shape" "$sname-$cc" "$metrics" || { status=2; continue; }
+    awk -v tol="$tol" -v rungs="$rungs" -v shape="$sname" -v cc="$cc" -v scrub="$scrub" \
+        -v gpfile="$gp" -v nvtx="$work/ncu-$sname-$cc.nvtx.csv" \
+        -v plain="$work/ncu-$sname-$cc.plain.csv" \
+        -v pairs="$work/pairs-$sname-$cc-$scrub.csv" -f scripts/ncu-compare.awk </dev/null
+    rc=$?
+    [ $rc -gt $status ] && status=$rc
+done
 echo "work files: $work"
 exit $status

@@ -70,7 +70,22 @@ want plugin_gpu/gpu_fault_is_error_row "$csv" fault_illegal_address status '^err
 want plugin_gpu/kernel_after_faults_has_a_row "$csv" mine status '^(ok|error: not run: device reset failed)'
 want plugin_gpu/reference_after_faults "$csv" cublas verified '^1$'
 
-# 3. a launcher that segfaults: the process dies of it, the rows before it
+# 3. a kernel that reads C (fine at beta != 0): at beta = 0 the status says
+#    why every element is NaN, on one line of the run file.
+csv=$TMP/reads-c.csv
+"$GP" --plugin "$TMP/libfaults.so" --kernel fault_reads_c --mnk 129,67,253 --metrics none \
+    --reps 3 --out "$csv" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" = 1 ] && pass plugin_gpu/reads_c_fails_at_beta_0 ||
+    fail plugin_gpu/reads_c_fails_at_beta_0 "exit $rc, wanted 1: $(head -c 400 "$TMP/err")"
+grep -q '^fault_reads_c,.*,"verify_failed: 8643 non-finite elements (all); C was NaN-poisoned because BLAS treats C as write-only at beta = 0, so the kernel probably read C",' "$csv" &&
+    pass plugin_gpu/reads_c_status_says_c_was_read ||
+    fail plugin_gpu/reads_c_status_says_c_was_read "$(grep '^fault_reads_c' "$csv" | head -c 400)"
+"$GP" --plugin "$TMP/libfaults.so" --kernel fault_reads_c --mnk 129,67,253 --beta 0.5 \
+    --metrics none --reps 3 --out "$TMP/reads-c-beta.csv" >"$TMP/out" 2>"$TMP/err"
+want plugin_gpu/reads_c_verifies_at_beta_half "$TMP/reads-c-beta.csv" fault_reads_c verified '^1$'
+
+# 4. a launcher that segfaults: the process dies of it, the rows before it
 #    stay, and a row names the crash.
 csv=$TMP/segv.csv
 "$GP" --plugin "$TMP/libfaults.so" --kernel cublas,fault_segv --size 64 --metrics none \

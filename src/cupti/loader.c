@@ -15,6 +15,17 @@ extern const char *const gp_cuda_home;   /* build/gen/version.c */
  * up the same function the prototype describes. */
 #define GP_SYMBOL(name) GP_SYMBOL_(name)
 #define GP_SYMBOL_(name) #name
+/* AddressSanitizer ends any process that dlopens a library with
+ * RTLD_DEEPBIND, and libcupti opens libnvperf_host.so that way
+ * (google/sanitizers#611).  A sanitizer build (make SANITIZE=1) therefore
+ * runs as if CUPTI were missing: counters NA, CUPTI tests skipped by name. */
+#if defined(__SANITIZE_ADDRESS__)
+#define GP_ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GP_ASAN_BUILD 1
+#endif
+#endif
 
 static gp_cupti_api cupti;
 static int cupti_state;                  /* 0 untried, 1 loaded, -1 failed */
@@ -29,6 +40,10 @@ static char cudrv_why[300];
  * was built with; CUPTI sits in lib64 or extras/CUPTI/lib64 by install. */
 static void *open_cupti(char *path, size_t pathlen)
 {
+#ifdef GP_ASAN_BUILD
+    snprintf(path, pathlen, "%s", CUPTI_SONAME);
+    return NULL;
+#endif
     const char *homes[2] = { getenv("CUDA_HOME"), gp_cuda_home };
     const char *subdirs[2] = { "lib64", "extras/CUPTI/lib64" };
     void *h = dlopen(CUPTI_SONAME, RTLD_NOW | RTLD_LOCAL);
@@ -65,7 +80,13 @@ const gp_cupti_api *gp_cupti_load(char *why, size_t whylen)
         void *h = open_cupti(cupti.path, sizeof cupti.path);
         cupti_state = -1;
         if (!h) {
+#ifdef GP_ASAN_BUILD
+            snprintf(cupti_why, sizeof cupti_why, "CUPTI is not loaded in an "
+                     "AddressSanitizer build (it dlopens libnvperf_host.so with "
+                     "RTLD_DEEPBIND, which ASan cannot run)");
+#else
             gp_profiler_explain(GP_PROF_LIBCUPTI_MISSING, cupti_why, sizeof cupti_why);
+#endif
         } else {
             int bad = 0;
 #define GP_RESOLVE(name) \

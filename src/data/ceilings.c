@@ -28,10 +28,19 @@ static void put_num(FILE *f, double v)
         fputs("NA", f);
 }
 
-/* Quote only when a field needs it (comma, quote, leading space). */
+/* Quote only when a field needs it: a comma or quote, white space at
+ * either end (the reader trims each line), or a leading '#' (a comment
+ * line).  Found by fuzzing: a method ending in a space lost it. */
+static int needs_quotes(const char *s)
+{
+    size_t n = strlen(s);
+    return strpbrk(s, ",\"") || s[0] == '#' ||
+           (n && (strchr(" \t\r\n", s[0]) || strchr(" \t\r\n", s[n - 1])));
+}
+
 static void put_str(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"") && s[0] != ' ') {
+    if (!needs_quotes(s)) {
         fputs(s, f);
         return;
     }

@@ -404,6 +404,10 @@ static int set_field(gp_row *r, const gp_column *c, char *s,
         return -1;
     }
     if (c->type == GP_COL_LONG) {
+        if (v < 0) {   /* a count or an index; the writer spells NA "NA" */
+            snprintf(msg, msglen, "column %s: '%s' is negative", c->name, s);
+            return -1;
+        }
         *(long *)p = (long)v;
     } else if (v == 0 || v == 1) {
         *(int *)p = (int)v;

@@ -72,7 +72,7 @@ typedef struct {
     double max_rel_err;       /* max|C-R| / max|R|                          */
     double rel_err_fro;       /* ||C-R||_F / ||R||_F                        */
     double tolerance;         /* what rel_err_fro was compared with         */
-    char status[96];          /* "ok", "verify_failed", "error: ...",
+    char status[192];         /* "ok", "verify_failed...", "error: ...",
                                * "skipped: needs sm_90a (wgmma)"            */
     /* launch shape and static facts (runtime + compiler report) */
     double grid_blocks, block_threads;

@@ -60,7 +60,8 @@ static void identity(const gp_dist_run *r, gp_row *row, const char *rank)
 static void judge(gp_row *row, const gp_dist_check *c, int failed, const char *err)
 {
     if (failed) {
-        snprintf(row->status, sizeof row->status, "error: %.88s", err);
+        snprintf(row->status, sizeof row->status, "error: %.*s",
+                 (int)(sizeof row->status - 8), err);
         return;
     }
     row->max_rel_err = c->maxref > 0 ? c->maxdiff / c->maxref : NAN;
@@ -167,7 +168,7 @@ static void summary_row(const gp_dist_run *r, const gp_row *rows,
     s->gflops = flops / (s->time_ms * 1e6);
     s->gflops_with_transfers = flops / ((s->time_ms + s->transfer_ms) * 1e6);
     s->efficiency = s->compute_ms / s->time_ms;
-    char why[128];
+    char why[sizeof s->status + 24];
     snprintf(why, sizeof why, "rank %d: %s", failed, failed >= 0 ? rows[failed].status : "");
     judge(s, &sum, failed >= 0, why);
     for (int q = 0; q < p && s->verified == 1; q++)

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include "devutil.h"
+#include "scrub.h"
 
 __device__ __forceinline__ uint64_t splitmix64(uint64_t x)
 {
@@ -44,25 +45,62 @@ extern "C" int gp_poison(void *p, size_t bytes, cudaStream_t s)
     return (int)cudaMemsetAsync(p, 0xFF, bytes, s);
 }
 
-/* Reads every 16 bytes of `buf` once.  A read pass evicts the whole L2 and
- * forces earlier dirty lines (the C poison, the last kernel's output) to be
- * written back now, not during the next measured kernel: a memset would
- * leave its own dirty lines behind for the kernel to pay for. */
-__global__ void l2_scrub(const float4 *buf, size_t n, float *sink)
+/* The L2 scrubs of scrub.h.  Kernel names start with gp_scrub_ so that
+ * scripts/ncu-compare.sh can tell them from the kernel they prepare for.
+ *
+ * Read pass: every 16 bytes once, through L2 (ld.global.cg skips L1).
+ * Evicting with reads forces earlier dirty lines (the C poison, the last
+ * kernel's output) to be written back now, not during the measured launch.
+ * The loads feed a store behind a pointer that is always NULL: ptxas
+ * deletes loads whose values nobody uses, asm volatile or not (seen in
+ * the SASS), and cannot know `sink` is NULL. */
+__global__ void gp_scrub_read(const uint4 *buf, size_t n, unsigned *sink)
 {
-    float acc = 0.0f;
+    unsigned x = 0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
-        float4 v = __ldcg(&buf[i]);
-        acc += v.x + v.y + v.z + v.w;
+        uint4 v = __ldcg(&buf[i]);
+        x ^= v.x ^ v.y ^ v.z ^ v.w;
     }
-    if (acc == 1.2345e-30f) /* never true for the zero-filled buffer */
-        *sink = acc;
+    if (sink)
+        *sink = x;
 }
 
-extern "C" int gp_l2_scrub(const void *buf, size_t bytes, cudaStream_t s)
+/* Write pass: leaves L2 full of dirty lines of the buffer. */
+__global__ void gp_scrub_write(float4 *buf, size_t n)
 {
-    l2_scrub<<<1024, 256, 0, s>>>((const float4 *)buf, bytes / 16,
-                                  (float *)buf);
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        buf[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+}
+
+/* Discard each 128-byte line of the buffer from L2 without writing it back:
+ * after a read pass filled L2 with the buffer, this leaves it empty.  The
+ * buffer's contents are undefined afterwards, which no scrub cares about.
+ * Before sm_80 (no discard) it does nothing: flush is then a read pass. */
+__global__ void gp_scrub_discard(char *buf, size_t lines)
+{
+#if __CUDA_ARCH__ >= 800
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < lines;
+         i += (size_t)gridDim.x * blockDim.x)
+        asm volatile("discard.global.L2 [%0], 128;" : : "l"(buf + 128 * i) : "memory");
+#else
+    (void)buf;
+    (void)lines;
+#endif
+}
+
+extern "C" int gp_scrub_run(const gp_scrub *s, void *buf, size_t bytes, cudaStream_t st)
+{
+    const int blocks = 1024, threads = 256;
+    if (s->kind == GP_SCRUB_NONE)
+        return 0;
+    if (s->kind == GP_SCRUB_WRITE || s->kind == GP_SCRUB_WRITE_READ)
+        gp_scrub_write<<<blocks, threads, 0, st>>>((float4 *)buf, bytes / 16);
+    if (s->kind != GP_SCRUB_WRITE)
+        for (int p = 0; p < s->passes; p++)
+            gp_scrub_read<<<blocks, threads, 0, st>>>((const uint4 *)buf, bytes / 16, NULL);
+    if (s->kind == GP_SCRUB_FLUSH)
+        gp_scrub_discard<<<blocks, threads, 0, st>>>((char *)buf, bytes / 128);
     return (int)cudaPeekAtLastError();
 }

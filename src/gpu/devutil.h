@@ -1,4 +1,5 @@
-/* devutil.h - device helpers of the harness (src/devutil.cu). */
+/* devutil.h - device helpers of the harness (devutil.cu; the L2 scrubs
+ * are declared in scrub.h). */
 #ifndef GP_DEVUTIL_H
 #define GP_DEVUTIL_H
 
@@ -11,8 +12,6 @@ extern "C" {
 /* Uniform values in [-1, 1) from (seed, index). */
 int gp_fill_uniform(void *p, size_t n, int is_double, unsigned long long seed,
                     cudaStream_t s);
-/* Evict L2 by reading `bytes` (>= 2x L2) of a zeroed buffer. */
-int gp_l2_scrub(const void *buf, size_t bytes, cudaStream_t s);
 /* Fill with NaN so an element a kernel never wrote fails verification. */
 int gp_poison(void *p, size_t bytes, cudaStream_t s);
 

@@ -36,9 +36,11 @@ int gp_current_cc(void);
 
 /* The rest of the gpu folder's interface: static facts of a launch
  * (facts.c), the compiler's build-time report (ptxas_facts.c), device
- * helpers of the harness (devutil.cu). */
+ * helpers of the harness (devutil.cu), the L2 scrub before measured
+ * launches (scrub.c, devutil.cu). */
 #include "facts.h"
 #include "ptxas_facts.h"
 #include "devutil.h"
+#include "scrub.h"
 
 #endif

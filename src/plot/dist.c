@@ -30,9 +30,15 @@
 
 typedef int (*row_pred)(const gp_row *r);
 
+/* A rank count is data, not a loop bound: a whole number 1..MAX_RANKS or
+ * the row is not one the charts use (fuzzing found ranks = 1e63, a
+ * conversion out of int's range, and ranks = 2^28, a loop that never ended). */
+#define MAX_RANKS 65536
+
 static int is_dist(const gp_row *r)
 {
-    return !isnan(r->ranks) && r->ranks >= 1 && r->rank[0] != '\0';
+    return r->ranks >= 1 && r->ranks <= MAX_RANKS && r->ranks == floor(r->ranks) &&
+           r->rank[0] != '\0';
 }
 
 static int scaling_row(const gp_row *r)
@@ -516,6 +522,21 @@ static int rank_times(const timing *t, const gp_row *run, const char *rank, doub
     return n ? 0 : -1;
 }
 
+/* 1 + the highest rank number among the rows of run `run` (0 if none): the
+ * bars stop there, not at a rank count no row of the file reaches. */
+static int rank_rows_end(const timing *t, const gp_row *run)
+{
+    long end = 0;
+    for (int i = 0; i < t->d->nrows; i++) {
+        const gp_row *r = &t->d->rows[i];
+        char *tail;
+        long q = strtol(r->rank, &tail, 10);
+        if (time_row(r) && same_run(r, run) && *tail == '\0' && q >= end && q < MAX_RANKS)
+            end = q + 1;
+    }
+    return (int)end;
+}
+
 /* One bar per rank (x = 1, 2, ...), a gap between runs; the group labels
  * (run centres) go to a second file.  Returns the last x, or -1. */
 static int timing_data(const gp_chart_opts *o, const timing *t, const char *stem,
@@ -535,6 +556,9 @@ static int timing_data(const gp_chart_opts *o, const timing *t, const char *stem
     int x = 0;
     for (int j = 0; j < t->nrun; j++) {
         int first = x + 1, ranks = (int)t->run[j]->ranks;
+        int end = rank_rows_end(t, t->run[j]);
+        if (end < ranks)
+            ranks = end;
         for (int q = 0; q < ranks; q++) {
             char rank[16];
             double m[4];

@@ -202,6 +202,12 @@ static int tic_list(gp_buf *t, double lo, double hi, int fine)
 {
     int n = 0;
     gp_buf_printf(t, "(");
+    /* a range no data file of real measurements has (0, denormals, past
+     * 1e30; fuzzed files do) gets no tics rather than an endless list */
+    if (!(lo >= 1e-30 && hi <= 1e30 && lo <= hi)) {
+        gp_buf_printf(t, ")");
+        return 0;
+    }
     for (double e = floor(log10(lo)) - 1; e <= ceil(log10(hi)); e++)
         for (int i = 0; i < (fine ? 3 : 1); i++) {
             double x = steps[i] * pow(10, e);

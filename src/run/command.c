@@ -221,7 +221,7 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
                                 ? gp_registry_reference(GP_TF32) : NULL;
     char err[512];
     gp_bench *b = make_bench(s, p, sh, err, sizeof err);
-    gp_run_opts ro = {s->o->reps, s->o->warmup, !s->o->no_flush, s->prof};
+    gp_run_opts ro = {s->o->reps, s->o->warmup, s->o->scrub, s->prof};
     gp_row r;
     double ref_gflops = NAN, tref_gflops = NAN;
     const gp_kernel *any = p == GP_FP64 ? ref : gp_registry_reference(GP_FP32);
@@ -335,7 +335,7 @@ static void run_meta(gp_meta *m, const run_state *s, const gp_gpu *g,
                      int argc, char **argv)
 {
     gp_run_meta_base(m, g, argc, argv, s->seed, s->o->reps, s->o->warmup,
-                     s->o->no_flush);
+                     s->o->cache_control, &s->o->scrub);
     gp_meta_set(m, "metrics", "%s", s->want_counters ? s->o->metrics : "none");
     if (s->chip[0])
         gp_meta_set(m, "cupti_chip", "%s", s->chip);

@@ -18,7 +18,8 @@ enum {
     OPT_SIZES = 256, OPT_MNK, OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP,
     OPT_SEED, OPT_METRICS, OPT_DEVICE,
     OPT_LIST_METRICS, OPT_BUILD_FACTS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE,
-    OPT_CHIP
+    OPT_CHIP,
+    OPT_CACHE_CONTROL
 };
 
 static const char short_opts[] = ":k:s:o:lqhV";
@@ -41,6 +42,7 @@ static const struct option long_opts[] = {
     { "build-facts",  no_argument,       NULL, OPT_BUILD_FACTS },
     { "roofline",     no_argument,       NULL, OPT_ROOFLINE },
     { "no-flush",     no_argument,       NULL, OPT_NO_FLUSH },
+    { "cache-control", required_argument, NULL, OPT_CACHE_CONTROL },
     { "plugin",       required_argument, NULL, OPT_PLUGIN },
     { "baseline",     required_argument, NULL, OPT_BASELINE },
     { "quiet",        no_argument,       NULL, 'q' },
@@ -241,7 +243,14 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
     case OPT_LIST_METRICS: o->list_metrics = 1; return 0;
     case OPT_BUILD_FACTS:  o->build_facts = 1;  return 0;
     case OPT_ROOFLINE:     o->roofline = 1;     return 0;
-    case OPT_NO_FLUSH:     o->no_flush = 1;     return 0;
+    case OPT_NO_FLUSH:     o->cache_control = "none"; return 0;
+    case OPT_CACHE_CONTROL:
+        if (strcmp(arg, "all") != 0 && strcmp(arg, "none") != 0) {
+            snprintf(err, errlen, "--cache-control: '%s' is not all or none", arg);
+            return -1;
+        }
+        o->cache_control = arg;
+        return 0;
     case 'q':              o->quiet = 1;        return 0;
     }
     snprintf(err, errlen, "internal error: option %d not handled", c);
@@ -269,6 +278,7 @@ static void set_defaults(gp_options *o)
     o->reps = 20;
     o->warmup = 5;
     o->metrics = "default";
+    o->cache_control = "all";
 }
 
 int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen)
@@ -292,7 +302,8 @@ int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen)
     }
     if (optind < argc)
         return stray_arguments(argc, argv, err, errlen);
-    if (load_and_resolve(o, err, errlen) < 0)
+    if (gp_cache_control_scrub(o->cache_control, &o->scrub, err, errlen) < 0 ||
+        load_and_resolve(o, err, errlen) < 0)
         return -1;
     if (o->chip && !o->list_metrics) {
         snprintf(err, errlen, "--chip names a chip for --list-metrics (a run "

@@ -1,6 +1,7 @@
 /* output.c - output path and metadata shared by run, sweep and dist. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -36,13 +37,23 @@ int gp_run_out_path(const char *out, char *path, size_t n, char *err, size_t en)
 }
 
 void gp_run_meta_base(gp_meta *m, const gp_gpu *g, int argc, char **argv,
-                      unsigned long long seed, int reps, int warmup, int no_flush)
+                      unsigned long long seed, int reps, int warmup,
+                      const char *cache_control, const gp_scrub *scrub)
 {
+    char flush[256];
+    gp_scrub_describe(scrub, flush, sizeof flush);
     gp_meta_host(m, GP_RUN_SCHEMA, argc, argv);
     gp_gpu_meta(g, m);
     gp_meta_set(m, "seed", "%llu", seed);
     gp_meta_set(m, "reps", "%d", reps);
     gp_meta_set(m, "warmup", "%d", warmup);
-    gp_meta_set(m, "l2_flush", "%s", no_flush ? "off" : "read pass over 2x L2 before each rep and before counters");
+    gp_meta_set(m, "cache_control", "%s", cache_control);
+    /* an experiment's scrub (scrub.h) says so, so no one takes its file
+     * for a run with the standard one */
+    const char *env = getenv(GP_SCRUB_ENV);
+    if (strcmp(cache_control, "all") == 0 && env && *env)
+        gp_meta_set(m, "l2_flush", "%s (%s=%s)", flush, GP_SCRUB_ENV, env);
+    else
+        gp_meta_set(m, "l2_flush", "%s", flush);
     gp_meta_set(m, "timing", "CUDA events per rep; time_ms is the median");
 }

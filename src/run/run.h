@@ -43,7 +43,9 @@ typedef struct {
     const char *metrics;        /* "default", "none", or a LIST        */
     const char *chip;           /* --chip NAME for --list-metrics      */
     const char *baseline;       /* --baseline FILE: diff the run with it */
-    int list, list_metrics, build_facts, help, version, roofline, quiet, no_flush;
+    int list, list_metrics, build_facts, help, version, roofline, quiet;
+    const char *cache_control;  /* --cache-control all|none (--no-flush: none) */
+    gp_scrub scrub;             /* what it means (gp_cache_control_scrub)      */
     int device;
 } gp_options;
 
@@ -57,7 +59,7 @@ void gp_cli_usage(FILE *f);
 
 typedef struct {
     int reps, warmup;
-    int flush_l2;               /* scrub L2 before every timed launch */
+    gp_scrub scrub;             /* L2 before each timed launch and counter pass */
     gp_profiler *prof;          /* NULL: no counters                  */
 } gp_run_opts;
 
@@ -92,9 +94,20 @@ void gp_row_identify(gp_row *r, const gp_kernel *k, long m, long n, long kk,
 
 /* Verification: relative Frobenius error of `c` against `ref` (n values),
  * any non-finite value in c fails.  Tolerance scales with k. */
-typedef struct { double rel_fro, max_rel; long nonfinite; } gp_verify_result;
+typedef struct {
+    double rel_fro, max_rel;
+    long nonfinite;             /* NaN or Inf elements                      */
+    long poison;                /* of those, still gp_poison's bytes (0xFF) */
+} gp_verify_result;
 gp_verify_result gp_verify(gp_precision p, const void *c, const void *ref, size_t n);
 double gp_verify_tolerance(gp_precision p, long k);
+/* The row's status for a verification of `elements` values at `beta`:
+ * "ok", "verify_failed", or "verify_failed: N non-finite elements", at
+ * beta = 0 with why (C was NaN-poisoned: the kernel probably read C, or
+ * did not write elements that still hold the poison).  One line, cut to
+ * len. */
+void gp_verify_status(char *out, size_t len, const gp_verify_result *v,
+                      int verified, double beta, size_t elements);
 
 /* ---- run files (output.c), shared by run, sweep and dist ---- */
 
@@ -103,9 +116,11 @@ double gp_verify_tolerance(gp_precision p, long k);
  * one-line message. */
 int gp_run_out_path(const char *out, char *path, size_t n, char *err, size_t errlen);
 
-/* Host and GPU facts, seed, reps, warm-up, L2 flush and timing method. */
+/* Host and GPU facts, seed, reps, warm-up, cache control (and the L2 scrub
+ * that stands for it) and timing method. */
 void gp_run_meta_base(gp_meta *m, const gp_gpu *g, int argc, char **argv,
-                      unsigned long long seed, int reps, int warmup, int no_flush);
+                      unsigned long long seed, int reps, int warmup,
+                      const char *cache_control, const gp_scrub *scrub);
 
 /* ---- the plugin crash guard (plugin_guard.c) ---- */
 

@@ -4,8 +4,8 @@
  * - warm-up launches first (module load, cuBLAS heuristics);
  * - one event pair per rep, no sync between reps;
  * - C reset from C0 before every rep when beta != 0, so values stay bounded;
- * - L2 scrubbed before every rep (a read pass over twice its size), so
- *   repeated launches do not find A and B already in cache;
+ * - L2 scrubbed before every rep (--cache-control all; scrub.h says how),
+ *   so repeated launches do not find A and B already in cache;
  * - reset and scrub sit outside the events; median, min and max reported.
  * Counters come from separate, replayed launches (profiler.h), never from
  * the timed ones.
@@ -31,7 +31,7 @@ struct gp_bench {
     long m, n, k;
     double alpha, beta;
     size_t elt;
-    void *A, *B, *C0, *C, *R, *flush;
+    void *A, *B, *C0, *C, *R, *flush;   /* flush: the L2 scrub's buffer */
     size_t flush_bytes;
     void *host_c, *host_r;
 };
@@ -75,13 +75,10 @@ static gemm_args args_for(const gp_bench *b, void *c)
 static int alloc_all(gp_bench *b)
 {
     size_t sa = (size_t)b->m * b->k * b->elt, sb = (size_t)b->k * b->n * b->elt;
-    b->flush_bytes = 2 * l2_bytes();
     int e;
     if ((e = cudaMalloc(&b->A, sa)) || (e = cudaMalloc(&b->B, sb)) ||
         (e = cudaMalloc(&b->C0, cbytes(b))) || (e = cudaMalloc(&b->C, cbytes(b))) ||
-        (e = cudaMalloc(&b->R, cbytes(b))) ||
-        (e = cudaMalloc(&b->flush, b->flush_bytes)) ||
-        (e = cudaMemset(b->flush, 0, b->flush_bytes)))
+        (e = cudaMalloc(&b->R, cbytes(b))))
         return e;
     b->host_c = malloc(cbytes(b));
     b->host_r = malloc(cbytes(b));
@@ -146,6 +143,30 @@ static int prepare_c(gp_bench *b, cudaStream_t s)
     return cudaMemcpyAsync(b->C, b->C0, cbytes(b), cudaMemcpyDeviceToDevice, s);
 }
 
+/* The scrub's buffer, sized for the scrub the run asked for (the first run
+ * on the bench allocates it; a bigger scrub replaces it). */
+static int scrub_buffer(gp_bench *b, const gp_scrub *s)
+{
+    size_t need = gp_scrub_bytes(s, l2_bytes());
+    if (need <= b->flush_bytes)
+        return 0;
+    if (b->flush)
+        cudaFree(b->flush);
+    b->flush = NULL;
+    b->flush_bytes = 0;
+    int e = cudaMalloc(&b->flush, need);
+    if (!e)
+        e = cudaMemset(b->flush, 0, need);
+    if (!e)
+        b->flush_bytes = need;
+    return e;
+}
+
+static int scrub(gp_bench *b, const gp_scrub *s, cudaStream_t st)
+{
+    return gp_scrub_run(s, b->flush, b->flush_bytes, st);
+}
+
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, c = *(const double *)y;
@@ -194,12 +215,8 @@ static int verify_launch(gp_bench *b, const gp_kernel *k, gp_row *r,
      * FP32 bench against the exact FP32 reference, with TF32's tolerance */
     r->tolerance = gp_verify_tolerance(k->precision, b->k);
     r->verified = v.nonfinite == 0 && v.rel_fro <= r->tolerance;
-    if (v.nonfinite)
-        snprintf(r->status, sizeof r->status, "verify_failed: %ld non-finite "
-                 "elements", v.nonfinite);
-    else
-        snprintf(r->status, sizeof r->status, "%s",
-                 r->verified ? "ok" : "verify_failed");
+    gp_verify_status(r->status, sizeof r->status, &v, r->verified, b->beta,
+                     (size_t)b->m * b->n);
     return 0;
 }
 
@@ -218,8 +235,8 @@ static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
     for (int i = 0; !e && i < reps; ++i) {
         if (b->beta != 0.0)
             e = prepare_c(b, 0);
-        if (!e && o->flush_l2)
-            e = gp_l2_scrub(b->flush, b->flush_bytes, 0);
+        if (!e)
+            e = scrub(b, &o->scrub, 0);
         if (!e && !(e = cudaEventRecord(ev[2 * i], 0)) &&
             !(e = k->launch(&a, 0, NULL)))
             e = cudaEventRecord(ev[2 * i + 1], 0);
@@ -250,19 +267,22 @@ static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
 }
 
 /* Counters see the launch the timing saw: C prepared, then L2 scrubbed, so
- * DRAM bytes are the kernel's own (as ncu's default cache flush gives).
- * The profiler calls this before each of its passes (a launch each). */
+ * DRAM bytes are the kernel's own (as ncu --cache-control all gives).
+ * The profiler calls this before each of its passes (a launch each); a
+ * scrub marked once runs before the first only. */
 typedef struct {
     gp_bench *b;
-    int flush_l2;
+    const gp_scrub *scrub;
+    int calls;
 } counter_prep;
 
 static int prepare_counted_launch(void *ctx)
 {
-    const counter_prep *cp = ctx;
+    counter_prep *cp = ctx;
     int e = prepare_c(cp->b, 0);
-    if (!e && cp->flush_l2)
-        e = gp_l2_scrub(cp->b->flush, cp->b->flush_bytes, 0);
+    if (!e && (!cp->scrub->once || cp->calls == 0))
+        e = scrub(cp->b, cp->scrub, 0);
+    cp->calls++;
     return e ? e : (int)cudaDeviceSynchronize();
 }
 
@@ -270,7 +290,7 @@ static void collect_counters(gp_bench *b, const gp_kernel *k,
                              const gp_run_opts *o, gp_row *r)
 {
     gemm_args a = args_for(b, b->C);
-    counter_prep cp = {b, o->flush_l2};
+    counter_prep cp = {b, &o->scrub, 0};
     char err[256];
     if (gp_profiler_collect(o->prof, k, &a, prepare_counted_launch, &cp, r,
                             err, sizeof err) < 0)
@@ -319,7 +339,10 @@ int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
             reps = o->reps < GP_MIN_REPS ? o->reps : GP_MIN_REPS;
         if (first_ms > 0 && first_ms * warmup > GP_TIME_BUDGET_MS / 4)
             warmup = (int)(GP_TIME_BUDGET_MS / 4 / first_ms);
-        e = timed_reps(b, k, o, warmup, reps, r);
+        if ((e = scrub_buffer(b, &o->scrub)) != 0)
+            set_status(r, "allocating the L2 scrub buffer", e);
+        else
+            e = timed_reps(b, k, o, warmup, reps, r);
     }
     if (!e && o->prof)
         collect_counters(b, k, o, r);

@@ -6,7 +6,7 @@
 #include "sweep.h"
 
 enum { OPT_CONFIGS = 256, OPT_SIZES, OPT_MNK, OPT_PRESET, OPT_REPS, OPT_WARMUP,
-       OPT_SEED, OPT_TUNING, OPT_DEVICE, OPT_NO_FLUSH };
+       OPT_SEED, OPT_TUNING, OPT_DEVICE, OPT_NO_FLUSH, OPT_CACHE_CONTROL };
 
 static const struct option long_opts[] = {
     {"kernel", required_argument, NULL, 'k'},
@@ -19,6 +19,7 @@ static const struct option long_opts[] = {
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"seed", required_argument, NULL, OPT_SEED},
     {"no-flush", no_argument, NULL, OPT_NO_FLUSH},
+    {"cache-control", required_argument, NULL, OPT_CACHE_CONTROL},
     {"device", required_argument, NULL, OPT_DEVICE},
     {"out", required_argument, NULL, 'o'},
     {"tuning", required_argument, NULL, OPT_TUNING},
@@ -44,7 +45,9 @@ void gp_sweep_usage(FILE *f)
 "      --reps N         timed launches per config and size (default 20)\n"
 "      --warmup N       untimed launches before timing (default 5)\n"
 "      --seed N         seed of the random inputs (default: from the clock)\n"
-"      --no-flush       keep L2 warm between timed launches\n"
+"      --cache-control all|none  L2 scrubbed before each timed launch (all,\n"
+"                       default) or as the last launch left it (none)\n"
+"      --no-flush       the same as --cache-control none\n"
 "      --device N       CUDA device to use (default 0)\n"
 "  -o, --out PATH       run file FILE.csv, or a new file in DIR (default\n"
 "                       results/)\n"
@@ -133,7 +136,8 @@ static int apply(gp_sweep_args *a, int c, const char *arg, const char **configs,
         if (parse_long("--device", arg, 0, 1023, &v, err, errlen)) return -1;
         a->device = (int)v;
         return 0;
-    case OPT_NO_FLUSH: a->no_flush = 1; return 0;
+    case OPT_NO_FLUSH: a->cache_control = "none"; return 0;
+    case OPT_CACHE_CONTROL: a->cache_control = arg; return 0;
     case OPT_TUNING: a->tuning = arg; return 0;
     case 'o': a->out = arg; return 0;
     case 'q': a->quiet = 1; return 0;
@@ -154,6 +158,7 @@ int gp_sweep_parse(int argc, char **argv, gp_sweep_args *a, char *err, size_t er
     memset(a, 0, sizeof *a);
     a->reps = 20;
     a->warmup = 5;
+    a->cache_control = "all";
     optind = 0;    /* reinitialise: tests parse more than once */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":k:s:o:qh", long_opts, NULL)) != -1) {
@@ -167,6 +172,8 @@ int gp_sweep_parse(int argc, char **argv, gp_sweep_args *a, char *err, size_t er
         snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
         return -1;
     }
+    if (gp_cache_control_scrub(a->cache_control, &a->scrub, err, errlen) < 0)
+        return -1;
     if (!a->family) {
         snprintf(err, errlen, "--kernel FAMILY is required (blocktile_2d or "
                  "dgemm_blocktile_2d; see gemmprof sweep --help)");

@@ -61,7 +61,7 @@ static gp_bench *make_bench(const sweep_state *s, const gp_shape *sh)
 static void run_shape(sweep_state *s, const gp_shape *sh)
 {
     const gp_sweep_args *a = s->a;
-    gp_run_opts ro = {a->reps, a->warmup, !a->no_flush, NULL};
+    gp_run_opts ro = {a->reps, a->warmup, a->scrub, NULL};
     gp_bench *b = make_bench(s, sh);
     gp_row r;
     double ref_gflops = NAN;
@@ -185,7 +185,8 @@ static int open_run(sweep_state *s, gp_gpu *g, char *path, size_t pathlen,
     }
     if (check_fits(a) != 0)
         return -1;
-    gp_run_meta_base(&meta, g, argc, argv, s->seed, a->reps, a->warmup, a->no_flush);
+    gp_run_meta_base(&meta, g, argc, argv, s->seed, a->reps, a->warmup,
+                     a->cache_control, &a->scrub);
     gp_meta_set(&meta, "metrics", "none");
     gp_meta_set(&meta, "sweep", "%s over %d config(s); tuning table %s", a->family,
                 a->nconfigs, tpath);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "../../kernels/sweep_table.h"
+#include "gpu/gpu.h"
 #include "util/util.h"
 
 #define GP_SWEEP_MAX_CONFIGS 64
@@ -19,7 +20,9 @@ typedef struct {
     int nconfigs;
     gp_shape shapes[GP_MAX_SHAPES];
     int nshapes;
-    int reps, warmup, no_flush, quiet, help, device;
+    int reps, warmup, quiet, help, device;
+    const char *cache_control;  /* --cache-control all|none (--no-flush: none) */
+    gp_scrub scrub;             /* what it means (gp_cache_control_scrub)      */
     unsigned long long seed;
     int seed_given;
     const char *out;          /* run file or directory; NULL: results/   */

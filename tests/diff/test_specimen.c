@@ -40,7 +40,9 @@ static int run_one(gp_bench *b, const char *name, gp_profiler *p, gp_row *r,
         snprintf(msg, n, "kernel %s is not registered (kernels/ladder.def)", name);
         return -1;
     }
-    gp_run_opts o = {20, 5, 1, p};
+    gp_run_opts o = {.reps = 20, .warmup = 5, .prof = p};
+    if (gp_cache_control_scrub("all", &o.scrub, msg, n) != 0)
+        return -1;
     if (gp_bench_run(b, k, &o, r) != 0) {
         snprintf(msg, n, "%s: %s (rel_err_fro %.3g, tolerance %.3g)", name,
                  r->status, r->rel_err_fro, r->tolerance);

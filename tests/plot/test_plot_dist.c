@@ -282,6 +282,32 @@ static void size_option_picks_one_shape(void **state)
     gp_dataset_free(&d);
 }
 
+/* A rank count is data: one of 2^28 (a loop for ever) or 1e63 (no int
+ * holds it) makes the rows no dist rows the charts use, skipped at once
+ * (both found by fuzzing, tests/fuzz/regressions/dist/). */
+static void absurd_rank_counts_are_not_dist_rows(void **state)
+{
+    env *e = *state;
+    static const char *const counts[] = { "268435456", "1e63", "2.5", "inf" };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        char path[PATH_MAX + 32], cmd[2 * PATH_MAX + 256], msg[1024];
+        gp_fmt(path, sizeof path, "%s/ranks-%zu.csv", e->work, i);
+        gp_fmt(cmd, sizeof cmd, "awk -F, -v OFS=, -v r=%s '/^#/ { print; next } "
+               "!h { for (i = 1; i <= NF; i++) if ($i == \"ranks\") c = i; h = 1; print; next } "
+               "{ $c = r; print }' " FX "cublas-2-1x2-nccl.csv >%s", counts[i], path);
+        assert_int_equal(system(cmd), 0);
+        const char *files[] = { path };
+        gp_dataset d;
+        gp_strlist w = { 0 };
+        load(&d, files, 1);
+        assert_int_equal(gp_chart_dist_time(&d, &e->o, &w, msg, sizeof msg), 1);
+        assert_non_null(strstr(msg, "dist_time: skipped"));
+        assert_int_equal(gp_chart_dist_scaling(&d, &e->o, &w, msg, sizeof msg), 1);
+        assert_int_equal(w.n, 0);
+        gp_dataset_free(&d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +318,7 @@ int main(void)
         cmocka_unit_test(single_gpu_run_file_is_not_dist_data),
         cmocka_unit_test(malformed_file_refused_in_one_line),
         cmocka_unit_test(size_option_picks_one_shape),
+        cmocka_unit_test(absurd_rank_counts_are_not_dist_rows),
     };
     return cmocka_run_group_tests_name("plot_dist", tests, setup, teardown);
 }

@@ -205,7 +205,9 @@ static void launch_info_fill_records_the_launch(void **state)
     gp_launch_info_fill(NULL, NULL, (dim3){1, 1, 1}, (dim3){1, 1, 1}, 0, "x");
 }
 
-static int *volatile nowhere;   /* read at run time: a real fault, not a trap */
+/* Read at run time: a real fault, not a trap.  Not NULL: a null load is
+ * undefined behaviour that UBSan (make SANITIZE=1) stops before it faults. */
+static int *volatile nowhere = (int *)16;
 static void exit_42(int sig) { (void)sig; _exit(42); }
 
 /* Fork; the child arms the guard for a kernel "crashy" (or not), then faults.

@@ -47,7 +47,7 @@ static void run_case(void **state)
                                   err, sizeof err);
     if (!b)
         fail_msg("bench: %s", err);
-    gp_run_opts o = {1, 0, 0, NULL};
+    gp_run_opts o = {.reps = 1, .warmup = 0};
     gp_row r;
     int rc = gp_bench_run(b, c->k, &o, &r);
     gp_bench_destroy(b);
@@ -104,13 +104,24 @@ static void broken_kernel_fails(void **state)
     gp_bench *b = gp_bench_create(GP_FP32, 255, 257, 129, 1.0, 0.0, 42, err, sizeof err);
     if (!b)
         fail_msg("bench: %s", err);
-    gp_run_opts o = {1, 0, 0, NULL};
+    gp_run_opts o = {.reps = 1, .warmup = 0};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         gp_row r;
         int rc = gp_bench_run(b, &bad[i], &o, &r);
         if (rc != 1 || r.verified != 0)
             fail_msg("%s passed verification (rc %d, err %g)", bad[i].name, rc,
                      r.rel_err_fro);
+        /* every element NaN: the status says the kernel read the poison */
+        if (!strcmp(bad[i].name, "reads_c") &&
+            strcmp(r.status, "verify_failed: 65535 non-finite elements (all); C was "
+                   "NaN-poisoned because BLAS treats C as write-only at beta = 0, "
+                   "so the kernel probably read C") != 0)
+            fail_msg("reads_c: status '%s'", r.status);
+        if (!strcmp(bad[i].name, "writes_nothing") &&
+            !strstr(r.status, "(all); C was NaN-poisoned because BLAS treats C as "
+                    "write-only at beta = 0, and they still hold the poison, so the "
+                    "kernel did not write them"))
+            fail_msg("writes_nothing: status '%s'", r.status);
     }
     gp_bench_destroy(b);
 }

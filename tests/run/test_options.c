@@ -52,7 +52,11 @@ static void defaults(void **state)
     assert_int_equal(o.seed_given, 0);
     assert_int_equal(o.device, 0);
     assert_int_equal(o.list + o.list_metrics + o.help + o.version + o.roofline +
-                     o.quiet + o.no_flush, 0);
+                     o.quiet, 0);
+    assert_string_equal(o.cache_control, "all");
+    gp_scrub all;
+    assert_int_equal(gp_scrub_parse(GP_CACHE_CONTROL_ALL, &all, err, sizeof err), 0);
+    assert_memory_equal(&o.scrub, &all, sizeof all);
 }
 
 static void every_option_is_stored(void **state)
@@ -82,8 +86,35 @@ static void every_option_is_stored(void **state)
     assert_string_equal(o.metrics, "none");
     assert_int_equal(o.device, 1);
     assert_int_equal(o.roofline, 1);
-    assert_int_equal(o.no_flush, 1);
+    assert_string_equal(o.cache_control, "none");     /* --no-flush */
+    assert_int_equal(o.scrub.kind, GP_SCRUB_NONE);
     assert_int_equal(o.quiet, 1);
+}
+
+/* ncu's flag and values; GEMMPROF_SCRUB picks what "all" does, never "none". */
+static void cache_control_option(void **state)
+{
+    (void)state;
+    assert_int_equal(PARSE("-k", "naive", "-s", "8", "--cache-control", "none"), 0);
+    assert_string_equal(o.cache_control, "none");
+    assert_int_equal(o.scrub.kind, GP_SCRUB_NONE);
+    assert_int_equal(PARSE("-k", "naive", "-s", "8", "--cache-control=all"), 0);
+    assert_string_equal(o.cache_control, "all");
+    assert_int_not_equal(o.scrub.kind, GP_SCRUB_NONE);
+    BAD("--cache-control: 'some' is not all or none",
+        "-k", "naive", "-s", "8", "--cache-control", "some");
+    BAD("option '--cache-control' needs an argument", "-k", "naive", "-s", "8",
+        "--cache-control");
+    setenv(GP_SCRUB_ENV, "flush:x3:p2", 1);
+    assert_int_equal(PARSE("-k", "naive", "-s", "8"), 0);
+    assert_int_equal(o.scrub.kind, GP_SCRUB_FLUSH);
+    assert_int_equal(o.scrub.factor, 3);
+    assert_int_equal(o.scrub.passes, 2);
+    assert_int_equal(PARSE("-k", "naive", "-s", "8", "--cache-control", "none"), 0);
+    assert_int_equal(o.scrub.kind, GP_SCRUB_NONE);
+    setenv(GP_SCRUB_ENV, "bogus", 1);
+    BAD("GEMMPROF_SCRUB=bogus: unknown L2 scrub 'bogus'", "-k", "naive", "-s", "8");
+    unsetenv(GP_SCRUB_ENV);
 }
 
 static void kernel_all_and_repeats_drop_duplicates(void **state)
@@ -249,7 +280,8 @@ static void usage_covers_every_option(void **state)
         "--kernel", "-k,", "--size", "-s,", "--sizes", "--mnk", "--alpha", "--beta",
         "--reps", "--warmup", "--seed", "--out", "-o,", "--metrics",
         "--device", "--list", "-l,", "--list-metrics", "--roofline",
-        "--no-flush", "--quiet", "-q,", "--help", "-h,", "--version", "-V,",
+        "--no-flush", "--cache-control", "--quiet", "-q,", "--help", "-h,",
+        "--version", "-V,",
         "probe", "plot", "report", "diff", "sweep", "--baseline", "Exit status",
         "Usage: gemmprof",
     };
@@ -271,6 +303,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults),
         cmocka_unit_test(every_option_is_stored),
+        cmocka_unit_test(cache_control_option),
         cmocka_unit_test(kernel_all_and_repeats_drop_duplicates),
         cmocka_unit_test(options_may_follow_sizes_and_be_abbreviated),
         cmocka_unit_test(parse_is_repeatable),

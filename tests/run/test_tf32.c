@@ -255,7 +255,7 @@ static gp_bench *bench(void)
 
 static int run(gp_bench *b, const gp_kernel *k, gp_row *r)
 {
-    gp_run_opts o = {1, 0, 0, NULL};
+    gp_run_opts o = {.reps = 1, .warmup = 0};
     return gp_bench_run(b, k, &o, r);
 }
 

@@ -64,7 +64,7 @@ static void config_table_is_consistent(void **state)
     assert_non_null(gp_sweep_find("dgemm_blocktile_2d", "32x32x4/4x2"));
     assert_non_null(gp_sweep_find("dgemm_blocktile_2d", "64x64x8/8x4"));
     assert_null(gp_sweep_find("blocktile_2d", "32x32x4/4x2"));
-    assert_ptr_equal(gp_sweep_find("blocktile_2d", "128x128x8/8x8")->family, "blocktile_2d");
+    assert_string_equal(gp_sweep_find("blocktile_2d", "128x128x8/8x8")->family, "blocktile_2d");
     assert_null(gp_sweep_find("blocktile_2d", "7x7x7/7x7"));
 }
 
