@@ -15,50 +15,6 @@ struct gp_replay {
     gp_session s;
 };
 
-/* A kernel of gemmprof's own, as PTX the driver compiles for any GPU: one
- * store.  Profiled once after Enable (see prime). */
-static const char prime_ptx[] =
-    ".version 6.0\n.target sm_50\n.address_size 64\n"
-    ".visible .entry gemmprof_prime(.param .u64 out)\n{\n"
-    "    .reg .b32 %r<2>;\n    .reg .b64 %rd<3>;\n"
-    "    ld.param.u64 %rd1, [out];\n    cvta.to.global.u64 %rd2, %rd1;\n"
-    "    mov.u32 %r1, %tid.x;\n    st.global.u32 [%rd2], %r1;\n    ret;\n}\n";
-
-/* The first Start after Enable costs 150-200 ms, and the first profiled
- * launch after it came out with ~9 MB more dram__bytes_write than ncu saw
- * (measured for profiler.c, which primes the same way).  So the first
- * range of a context is a throwaway launch of gemmprof's own kernel: the
- * application's first profiled kernel is then like every other.  The
- * caller's launch callback sees this launch too and must let it pass.
- * Best effort: if any step fails, the application's launch comes first. */
-static void prime(gp_replay *r)
-{
-    char err[400];
-    const gp_cudrv_api *drv = gp_cudrv_load(err, sizeof err);
-    CUmodule mod = NULL;
-    CUfunction fn;
-    CUdeviceptr buf = 0;
-    CUstream stream = NULL;
-    if (!drv || drv->cuModuleLoadData(&mod, prime_ptx) != CUDA_SUCCESS)
-        return;
-    /* A stream of its own that does not synchronise with the legacy one,
-     * so the application's streams (and captures) are not touched. */
-    if (drv->cuModuleGetFunction(&fn, mod, "gemmprof_prime") == CUDA_SUCCESS &&
-        drv->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS &&
-        drv->cuMemAlloc(&buf, sizeof(unsigned)) == CUDA_SUCCESS &&
-        gp_replay_start(r, err, sizeof err) == 0) {
-        void *args[] = { &buf };
-        drv->cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, stream, args, NULL);
-        double metric[GP_NMETRICS];
-        gp_replay_stop(r, "gemmprof_prime", metric, err, sizeof err);
-    }
-    if (buf)
-        drv->cuMemFree(buf);
-    if (stream)
-        drv->cuStreamDestroy(stream);
-    drv->cuModuleUnload(mod);
-}
-
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
                            char *why, size_t n)
 {
@@ -79,12 +35,11 @@ gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
         gp_session_enable(&r->s, CUPTI_KernelReplay, 1, why, n) ||
         gp_session_arm(&r->s, why, n))
         goto fail;
-    prime(r);
-    /* A refusal shows at the first Start, the prime's: report it now. */
-    if (r->s.refused[0]) {
-        snprintf(why, n, "%s", r->s.refused);
-        goto fail;
-    }
+    /* No prime launch here (unlike profiler.c): it loads a module,
+     * allocates and creates a stream from inside the application's launch
+     * callback, and the first traced PyTorch process on the H100 hung
+     * there or near (no row after 9 minutes).  The first profiled launch
+     * of a context pays the first Start's cost instead. */
     return r;
 fail:
     gp_replay_end(r);
