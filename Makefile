@@ -25,8 +25,10 @@ endif
 # the compute capabilities nvidia-smi reports here, else all of ARCH_ALL.
 ARCH_ALL  := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
 CUDA_MIN  := 13.0
+# (tests/build.sh points NVIDIA_SMI at a stand-in)
+NVIDIA_SMI ?= nvidia-smi
 ifeq ($(origin ARCH),undefined)
-GPU_CCS   := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
+GPU_CCS   := $(shell $(NVIDIA_SMI) --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
                  grep -E '^[0-9]+\.[0-9]+$$' | tr -d . | sort -un)
 $(foreach c,$(GPU_CCS),$(if $(shell [ $(c) -lt 75 ] && echo old),\
     $(error this GPU is sm_$(c): CUDA $(CUDA_MIN) and gemmprof support sm_75 (compute capability 7.5) and newer)))
