@@ -207,9 +207,12 @@ __device__ __forceinline__ void rs_step(const rs_consumer<CL> &c, float (&d)[128
         /* every warp frees the stage itself (in every block of the
          * cluster: their producers multicast into it), after all its lanes'
          * fragment loads: the barrier then orders them before the
-         * producers' next writes */
+         * producers' next writes.  Where threads copy (cp.async) every
+         * consumer thread arrives: compute-sanitizer racecheck does not
+         * take __syncwarp plus one lane's arrival as ordering the other
+         * lanes' reads before those writes (measured on the H100). */
         __syncwarp();
-        if (c.lane0) {
+        if (c.lane0 || c.copied) {
             if (CL > 1)
                 for (unsigned b = 0; b < CL; ++b)
                     gp_mbar_arrive_cluster(&c.empty[(kt - 1) % RSTAGES], b);
@@ -295,7 +298,8 @@ tf32_wgmma_rs(const __grid_constant__ CUtensorMap tmA,
         if (threadIdx.x == 0) {
             for (int s = 0; s < RSTAGES; ++s) {
                 gp_mbar_init(&full[s], TMA ? 1 : 128); /* TMA: arrive + tx bytes */
-                gp_mbar_init(&empty[s], 8 * CL); /* one arrive per consumer warp */
+                /* one arrive per consumer warp (per thread when copying) */
+                gp_mbar_init(&empty[s], (TMA ? 8 : 256) * CL);
             }
             gp_mbar_init_fence();
         }

@@ -19,9 +19,10 @@ function csv(line, f,    n, i, c, q, cur) {
 }
 # ncu prints big numbers with thousands separators
 function num(s) { gsub(/,/, "", s); return s }
-# Is `name` the NVTX range r, perhaps after a domain or other prefix?
+# Is `name` the NVTX range r, perhaps after a domain or other prefix, or
+# ncu 2025.3's "RANGE/kernel name" (seen on the H100: the range first)?
 function in_range(name, r,    p, c) {
-    if (name == r) return 1
+    if (name == r || index(name, r "/") == 1) return 1
     p = length(name) - length(r)
     if (p <= 0 || substr(name, p + 1) != r) return 0
     c = substr(name, p, 1)
