@@ -136,7 +136,7 @@ stage_overhead() {
     ncu_launches=$(grep '^"' "$OUT/overhead-ncu.csv" | awk -F'","' 'NR > 1 { print $1 }' | sort -u | wc -l)
     note "$(awk -v p="$plain" -v t="$tr" -v n="$nc" -v r="$rows" -v l="$ncu_launches" 'BEGIN {
         printf "overhead: %d launches traced, %d under ncu; plain %.1f s, trace %.1f s (+%.1f), ncu %.1f s (+%.1f): trace/ncu overhead %.3f (goal <= 0.25)",
-               r, l, p, t, t - p, n, n - p, (n - p) > 0 ? (t - p) / (n - p) : -1 }')"
+               r, l, p, t, t - p, n, n - p, ((n - p) > 0 ? (t - p) / (n - p) : -1) }')"
 }
 
 stage_ladder() {

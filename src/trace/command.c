@@ -128,6 +128,10 @@ static void report(const gp_trace_opts *o, const char *out,
     else if (res->rows > res->timed)
         gp_warn("%d of %d rows have no Activity API duration (time_ms NA)",
                 res->rows - res->timed, res->rows);
+    if (res->counter_timed > 0)
+        gp_warn("%d of %d rows: CUPTI gave their profiled launches no Activity "
+                "duration; time_ms is the profiler's gpu__time_duration.sum",
+                res->counter_timed, res->rows);
     if (!o->quiet && res->parts > 0)
         fprintf(stderr, "gemmprof: trace: %d row%s from %d CUDA process%s in %s\n",
                 res->rows, res->rows == 1 ? "" : "s", res->parts,

@@ -55,20 +55,34 @@ static void read_times(const char *path, durations *t)
 }
 
 /* The launch's records: more than one if CUPTI reports each replay pass
- * (the rows then say how many in reps). */
-static void join_times(gp_row *r, const durations *t)
+ * (the rows then say how many in reps).  A record of zero length is no
+ * duration: CUPTI 13.0 gave every profiled (kernel-replayed) launch one,
+ * start == end, on the H100.  Such a row takes its time from the profiler's
+ * own gpu__time_duration.sum (within 0.2% of ncu's on the fixture there),
+ * reps NA; *from_counter says so. */
+static void join_times(gp_row *r, const durations *t, int *from_counter)
 {
     duration key = { r->correlation_id, 0 };
     duration *hit = r->correlation_id < 0 ? NULL :
                     bsearch(&key, t->d, t->n, sizeof *t->d, by_corr);
-    if (!hit)
-        return;
-    while (hit > t->d && hit[-1].corr == key.corr)
-        hit--;
     size_t n = 0;
     double v[64];
-    for (; hit < t->d + t->n && hit->corr == key.corr && n < 64; hit++)
-        v[n++] = hit->ms;
+    if (hit) {
+        while (hit > t->d && hit[-1].corr == key.corr)
+            hit--;
+        for (; hit < t->d + t->n && hit->corr == key.corr && n < 64; hit++)
+            if (hit->ms > 0)
+                v[n++] = hit->ms;
+    }
+    *from_counter = 0;
+    if (n == 0) {
+        double ns = r->metric[GP_M_GPU_TIME];
+        if (ns > 0) {
+            r->time_ms = r->time_min_ms = r->time_max_ms = r->time_total_ms = ns * 1e-6;
+            *from_counter = 1;
+        }
+        return;
+    }
     r->time_ms = gp_median_inplace(v, n);     /* sorts v */
     r->time_min_ms = v[0];
     r->time_max_ms = v[n - 1];
@@ -111,7 +125,8 @@ typedef struct {
     gp_buf processes;
 } merged;
 
-static int append_rows(merged *m, const gp_run_file *f, const durations *t)
+static int append_rows(merged *m, const gp_run_file *f, const durations *t,
+                       gp_trace_merge_result *res)
 {
     if (m->n + f->nrows > m->cap) {
         int cap = (m->n + f->nrows) * 2 + 16;
@@ -124,7 +139,9 @@ static int append_rows(merged *m, const gp_run_file *f, const durations *t)
     for (int i = 0; i < f->nrows; i++) {
         gp_row *r = &m->rows[m->n++];
         *r = f->rows[i];
-        join_times(r, t);
+        int from_counter;
+        join_times(r, t, &from_counter);
+        res->counter_timed += from_counter;
         gp_row_derive(r);
     }
     return 0;
@@ -163,7 +180,7 @@ static int read_part(const char *dir, const char *name, merged *m, durations *t,
     const char *proc = gp_meta_get(&f.meta, "command");   /* the process's */
     gp_buf_printf(&m->processes, "%s%s %s", m->processes.s ? "; " : "",
                   pid ? pid : "?", proc ? proc : "?");
-    int rc = append_rows(m, &f, t);
+    int rc = append_rows(m, &f, t, res);
     gp_run_file_free(&f);
     res->parts++;
     if (rc)
@@ -203,7 +220,10 @@ static void merged_meta(const merged *m, const gp_trace_merge_opts *o,
                 "one per profiled launch");
     gp_meta_set(meta, "timing", "CUPTI Activity API (concurrent kernel records): GPU "
                 "start to end of each launch, in the same run; time_ms is the median "
-                "of a row's records");
+                "of a row's records; a profiled launch whose records have zero length "
+                "(CUPTI 13.0 on the H100: every kernel-replayed launch) takes the "
+                "profiler's gpu__time_duration.sum, reps NA: %d of the rows",
+                res->counter_timed);
     gp_meta_set(meta, "counters", "%s", res->refused[0] ? res->refused : "ok");
 }
 

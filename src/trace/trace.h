@@ -137,7 +137,9 @@ typedef struct {
 typedef struct {
     int parts;                  /* part files found (CUDA processes)      */
     int rows;                   /* rows written                           */
-    int timed;                  /* rows with an Activity duration         */
+    int timed;                  /* rows with a duration                   */
+    int counter_timed;          /* of them, from gpu__time_duration.sum:
+                                   their Activity records had zero length */
     char refused[512];          /* why counters were refused, or ""       */
     char warning[512];          /* other trouble worth one line, or ""    */
 } gp_trace_merge_result;

@@ -189,13 +189,18 @@ static void two_processes(void)
     counted_row(&a[1], "void ffma_chain<4>(float*, int)", 100, 12, 3000);
     counted_row(&a[2], "dadd_kernel(double*, double const*, int)", 100, 13, 0);
     a[2].metric[GP_M_DADD] = 500;
+    a[2].metric[GP_M_GPU_TIME] = NAN;                /* and no counter time */
+    gp_row_derive(&a[2]);
     counted_row(&b[0], "void ffma_chain<4>(float*, int)", 200, 5, 2000);
     write_part("host-100.csv", 100, NULL, a, 3, 0);
-    /* launch 12 has two Activity records; 13 none; the last line was cut */
-    write_text("host-100.times", "11 1000 3000\n12 5000 6000\n12 7000 8500\n99 0 1\n13 1");
+    /* launch 11 also has a zero-length record (as CUPTI gives a profiled
+     * launch: ignored); 12 has two records; 13 none; the last line was cut */
+    write_text("host-100.times", "11 1000 3000\n11 9000 9000\n12 5000 6000\n12 7000 8500\n"
+               "99 0 1\n13 1");
     write_part("host-200.csv", 200, "refused: cuptiRangeProfilerStart: GPU performance "
                "counters are restricted to admin users (ERR_NVGPUCTRPERM)", b, 1, 1);
-    write_text("host-200.times", "5 0 4000\n");
+    /* launch 5's only record has zero length: its time is the counter's */
+    write_text("host-200.times", "5 4000 4000\n");
     write_text("notes.txt", "not a part\n");
 }
 
@@ -232,7 +237,10 @@ static void merge_joins_durations(void **state)
     assert_near(r->flop_count, 500, 0);
     r = &rf.rows[3];
     assert_int_equal(r->pid, 200);
-    assert_near(r->time_ms, 0.004, 1e-12);
+    assert_near(r->time_ms, 0.002, 1e-12);          /* gpu__time_duration.sum */
+    assert_int_equal(r->reps, -1);
+    assert_int_equal(res.counter_timed, 1);
+    assert_non_null(strstr(gp_meta_get(&rf.meta, "timing"), "1 of the rows"));
 
     const char *p = gp_meta_get(&rf.meta, "processes");
     assert_non_null(p);
