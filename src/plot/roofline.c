@@ -222,14 +222,24 @@ static void shift_y(gp_roofline *rl, double dy)
     }
 }
 
-/* The legend goes under the plot area (two columns): roofs, the ridge,
- * the L2 points, the numbered kernels.  Then the chart's height is known
- * and the plot area moves up to make room. */
+static void fmt_roof(const gp_roofline *rl, const gp_roof *r, char *out, size_t len);
+
+/* The legend goes under the plot area (two columns, one where a roof's
+ * entry is too wide for two): roofs, the ridge, the L2 points, the
+ * numbered kernels.  Then the chart's height is known and the plot area
+ * moves up to make room. */
 static void legend(gp_roofline *rl)
 {
     rl->nkey = rl->nseg + 1 + rl->hier + rl->numbered;   /* roofs drawn, ridge, ... */
+    double widest = 0;
+    for (int i = 0; i < rl->nseg; i++) {
+        char t[128];
+        fmt_roof(rl, &rl->roofs.r[rl->seg[i].roof], t, sizeof t);
+        widest = fmax(widest, gp_text_width(t, GP_FONT));
+    }
+    int cols = gp_key_cols(widest) < 2 ? 1 : 2;
     double y0 = rl->fr.plot.y0;
-    gp_frame_stack(&rl->fr, LEFT, RIGHT, plot_h(rl->n), 38, rl->nkey, 2, rl->nnotes);
+    gp_frame_stack(&rl->fr, LEFT, RIGHT, plot_h(rl->n), 38, rl->nkey, cols, rl->nnotes);
     double dy = rl->fr.plot.y0 - y0;
     rl->fr.plot.y0 = y0;                     /* shift_y moves it, and the rest */
     rl->fr.plot.y1 = y0 + plot_h(rl->n);
@@ -285,9 +295,10 @@ void gp_roofline_free(gp_roofline *rl)
 
 static void fmt_roof(const gp_roofline *rl, const gp_roof *r, char *out, size_t len)
 {
+    double v = r->value / rl->scale;         /* 1070, 66.9: never 1.07e+03 */
     if (r->compute)
-        gp_fmt(out, len, "%s %.3g %s (%s)", r->what, r->value / rl->scale, rl->unit,
-               r->measured ? "measured" : "theoretical");
+        gp_fmt(out, len, v >= 100 ? "%s %.0f %s (%s)" : "%s %.3g %s (%s)", r->what, v,
+               rl->unit, r->measured ? "measured" : "theoretical");
     else
         gp_fmt(out, len, "%s %.0f GB/s (%s)", r->what, r->value,
                r->measured ? "measured" : "theoretical");
