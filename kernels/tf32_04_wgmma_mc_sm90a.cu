@@ -17,7 +17,9 @@
  *    stage's full barrier expects all 48 KB, whoever sent them.
  *  - A stage is rewritten only when the consumers of both blocks released
  *    it: each consumer warp arrives on the empty barrier of both blocks
- *    (mapa + mbarrier.arrive.release.cluster), so empty counts 16.
+ *    (mapa + mbarrier.arrive.shared::cluster at the default .release.cta
+ *    semantics, as CUTLASS's cluster barrier arrives; with .release.cluster
+ *    the rung ran 2x slower on the H100), so empty counts 16.
  *  - Barrier inits are published with a cluster barrier before any remote
  *    arrive or multicast, and no block exits before the other is done
  *    with its shared memory (cluster barrier at the end).
