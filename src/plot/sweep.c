@@ -419,8 +419,15 @@ static double crossing(sweep *sw, const double *g, int old, int neu, int a, int 
     return exp2(l0 + t * (l1 - l0));
 }
 
+/* The crossovers: x and a number per row in path (the number tags the
+ * dotted line at the top of the plot), and per crossover one legend entry
+ * "N = x: config best above" in keys (quoted words) with its width in
+ * *widest.  The text went on the line itself once, rotated and boxed: in
+ * a steep stretch of a curve the box hid the curve (seen on the H200
+ * dgemm_mixed chart). */
 static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
-                            const int *best, const char *path, char *msg, size_t msglen)
+                            const int *best, const char *path, gp_buf *keys,
+                            double *widest, char *msg, size_t msglen)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -428,19 +435,23 @@ static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
         return -1;
     }
     int latex = strcmp(o->format, "cairolatex") == 0, n = 0, prev = -1;
-    fprintf(f, "# x,label\n");
+    fprintf(f, "# x,tag\n");
     for (int j = 0; j < sw->nx; j++) {
         if (best[j] < 0)
             continue;
         if (prev >= 0 && best[prev] != best[j]) {
             double x = crossing(sw, g, best[prev], best[j], prev, j);
-            char cfg[256], shortc[128];
+            char cfg[256], shortc[128], key[400];
             short_config(sw->k[best[j]].config, shortc, sizeof shortc);
-            gp_data_text(o->format, shortc, cfg, sizeof cfg);
-            /* gnuplot halves the backslashes of strings in data files */
-            fprintf(f, "%.6g,N %s %.0f: %s best above\n", x,
-                    latex ? "$\\\\approx$" : "\xe2\x89\x88", x, cfg);
-            n++;
+            gp_chart_text(o->format, shortc, 0, cfg, sizeof cfg);
+            for (char *c = cfg; *c; c++)
+                if (*c == '"')
+                    *c = '\'';
+            fprintf(f, "%.6g,%d\n", x, ++n);
+            gp_fmt(key, sizeof key, "%d  N %s %.0f: %s best above", n,
+                   latex ? "$\\approx$" : "\xe2\x89\x88", x, cfg);
+            gp_buf_printf(keys, "%s\"%s\"", keys->len ? " " : "", key);
+            *widest = fmax(*widest, gp_text_width(key, GP_LABEL_FONT));
         }
         prev = j;
     }
@@ -494,12 +505,14 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     if (write_configs(o, sw, g, scale, data, sizeof data, msg, msglen) < 0)
         return -1;
     gp_path_join(xf, sizeof xf, o->workdir, "crossover-sizes.csv");
-    int nx = write_crossovers(o, sw, g, best, xf, msg, msglen);
-    if (nx < 0)
+    gp_buf v = { 0 }, names = { 0 }, xnames = { 0 };
+    double widest = 0;
+    int nx = write_crossovers(o, sw, g, best, xf, &xnames, &widest, msg, msglen);
+    if (nx < 0) {
+        gp_buf_free(&xnames);
         return -1;
+    }
     const gp_key *kernel = sw->w.only;
-    gp_buf v = { 0 }, names = { 0 };
-    double widest = gp_text_width("crossover", GP_LABEL_FONT);
     for (int i = 0; i < sw->nk; i++) {
         char c[128];
         short_config(sw->k[i].config, c, sizeof c);
@@ -511,7 +524,7 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     gp_fmt(caption, sizeof caption, "The tile configurations of %s over the size sweep; "
            "dotted: the best one changes.", kernel->kernel);
     gp_frame fr;
-    gp_frame_stack(&fr, 52, 14, 220, 38, sw->nk + (nx > 0), gp_key_cols(widest), 0);
+    gp_frame_stack(&fr, 52, 14, 220, 38, sw->nk + nx, gp_key_cols(widest), 0);
     gp_frame_vars(&v, o, &fr, caption);
     size_axis(&v, sw, o);
     char ylab[64];
@@ -520,6 +533,7 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     gp_var_str(&v, "f", data);
     gp_var_str(&v, "names", names.s);
     gp_var_str(&v, "xf", xf);
+    gp_var_str(&v, "xnames", xnames.len ? xnames.s : "");
     gp_var_num(&v, "nx", nx);
     gp_var_num(&v, "ymax", top * 1.15 / scale);
     gp_var_str(&v, "ttl", title);
@@ -528,6 +542,7 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     int rc = gp_chart_draw(o, "crossover.gp", stem, caption, &v, written, msg, msglen);
     gp_buf_free(&v);
     gp_buf_free(&names);
+    gp_buf_free(&xnames);
     return rc;
 }
 
