@@ -21,7 +21,7 @@ set xrange [xmin:xmax]
 
 set bmargin at screen split_hi
 eval('set xtics '.xt_bare)
-set ylabel sprintf('Speedup over %s (x)', base) offset 0.5, 0
+set ylabel sprintf('Speedup over %s (x)', base) offset -0.2, 0   # left of the tick labels: a kernel name's '_' descends toward them
 set logscale y 10
 set yrange [spmin:spmax]
 eval('set ytics '.spt)
