@@ -9,14 +9,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "session.h"
 
 struct gp_replay {
     gp_session s;
+    gp_replay_cost cost;
 };
 
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
-                           char *why, size_t n)
+                           size_t ranges, char *why, size_t n)
 {
     CUdevice dev;
     const gp_cudrv_api *drv;
@@ -30,9 +39,10 @@ gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
         snprintf(why, n, "cuCtxGetDevice: no current CUDA context");
         goto fail;
     }
-    /* One range: the one launch between Start and Stop. */
+    /* One range per launch between Start and Stop; the image holds
+     * `ranges` of them before it is reset. */
     if (gp_session_open(&r->s, list, (CUcontext)cu_context, dev, why, n) ||
-        gp_session_enable(&r->s, CUPTI_KernelReplay, 1, why, n) ||
+        gp_session_enable(&r->s, CUPTI_KernelReplay, ranges ? ranges : 1, why, n) ||
         gp_session_arm(&r->s, why, n))
         goto fail;
     /* No prime launch here (unlike profiler.c): it loads a module,
@@ -46,23 +56,46 @@ fail:
     return NULL;
 }
 
+/* Resetting the image and setting the config again costs a SetConfig;
+ * done only when the next launch's range might not fit (evaluate treats a
+ * full image as an overflow, as CUPTI drops ranges silently). */
+static int image_full(const gp_session *s)
+{
+    return s->max_ranges < 2 || s->first_range + 2 > s->max_ranges;
+}
+
 int gp_replay_start(gp_replay *r, char *err, size_t n)
 {
     if (r->s.refused[0]) {
         snprintf(err, n, "%s", r->s.refused);
         return -1;
     }
-    if (!r->s.armed && gp_session_arm(&r->s, err, n))
-        return -1;
-    return gp_session_start(&r->s, err, n);
+    double t0 = now_ms();
+    if (!r->s.armed && image_full(&r->s)) {
+        if (gp_session_arm(&r->s, err, n))
+            return -1;
+        r->cost.arms++;
+    }
+    double t1 = now_ms();
+    int rc = gp_session_start(&r->s, err, n);
+    r->cost.arm_ms += t1 - t0;
+    r->cost.start_ms += now_ms() - t1;
+    return rc;
 }
 
 int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
                    char *err, size_t n)
 {
     int all = 0;
-    if (gp_session_stop(&r->s, &all, err, n))
+    double t0 = now_ms();
+    int rc = gp_session_stop(&r->s, &all, err, n);
+    double t1 = now_ms();
+    r->cost.stop_ms += t1 - t0;
+    r->cost.launches++;
+    if (rc) {
+        r->s.first_range = r->s.max_ranges;     /* state unknown: reset it */
         return -1;
+    }
     /* Kernel replay submits every pass inside the launch (notes/cupti.md:
      * isAllPassSubmitted is 1 after the first Stop). */
     if (!all) {
@@ -70,10 +103,17 @@ int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
                  kernel, r->s.passes);
         return -1;
     }
-    if (gp_session_evaluate(&r->s, kernel, err, n))
+    rc = gp_session_evaluate(&r->s, kernel, err, n);
+    r->cost.evaluate_ms += now_ms() - t1;
+    if (rc)
         return -1;
     gp_session_fill_row(&r->s, metric);
     return 0;
+}
+
+void gp_replay_costs(const gp_replay *r, gp_replay_cost *out)
+{
+    *out = r->cost;
 }
 
 int gp_replay_passes(const gp_replay *r) { return r->s.passes; }

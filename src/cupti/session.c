@@ -302,22 +302,25 @@ int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t n)
     size_t total;
     if (total_ranges(s, &total, err, n))
         return -1;
+    /* The ranges before this launch's; the next launch's come after it. */
+    size_t first = s->first_range;
+    s->first_range = total;
     /* CUPTI drops ranges beyond the image silently (numOfRangeDropped can
      * stay 0), so a full image is treated as an overflow. */
     if (dec.numOfRangeDropped > 0 || (s->max_ranges > 1 && total >= s->max_ranges)) {
-        if (s->first_range)
+        if (first)
             snprintf(err, n, "CUPTI's counter data image is full (%zu ranges kept "
-                     "from earlier launches)", s->first_range);
+                     "from earlier launches)", first);
         else
             snprintf(err, n, "%s launched %zu or more kernels: gemmprof profiles "
                      "fewer per launch", what, s->max_ranges);
         return -1;
     }
-    if (total <= s->first_range) {
+    if (total <= first) {
         snprintf(err, n, "CUPTI recorded no kernel for the profiled launch of %s", what);
         return -1;
     }
-    size_t nranges = total - s->first_range;
+    size_t nranges = total - first;
     double (*vals)[GP_MAX_METRICS] = calloc(nranges, sizeof *vals);
     if (!vals) {
         snprintf(err, n, "out of memory");
@@ -329,7 +332,7 @@ int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t n)
         ev.pHostObject = s->host;
         ev.pCounterDataImage = s->data;
         ev.counterDataImageSize = s->data_size;
-        ev.rangeIndex = s->first_range + r;
+        ev.rangeIndex = first + r;
         ev.ppMetricNames = s->names;
         ev.numMetrics = (size_t)s->list.count;
         ev.pMetricValues = vals[r];

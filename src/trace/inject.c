@@ -12,6 +12,7 @@
  * own; what went wrong goes into the part file as "# key: value" lines. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cupti_driver_cbid.h>
 
@@ -29,11 +30,29 @@ typedef struct {
 } ctx_session;
 static ctx_session sessions[64];
 static int nsessions;
+static size_t image_ranges = GP_TRACE_RANGES;
+
+/* Host time of the profiled launches, by phase (ms, summed; lock held to
+ * add), for the part file's "profiling_cost" line: what trace costs an
+ * application, measured in the application. */
+static struct {
+    long launches;
+    double enter_ms, launch_ms, exit_ms, row_ms, flush_ms;
+    gp_replay_cost replay;              /* of the contexts ended so far */
+} cost;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
 
 /* The launch this thread is in, between its API entry and exit. */
 typedef struct {
     int state;                          /* 0 none, 1 not profiled, 2 profiled */
     uint32_t corr;
+    double t_enter, t_launch;           /* profiled: entry, end of entry  */
     CUfunction f;
     gp_trace_launch l;
     char *name;
@@ -71,7 +90,7 @@ static gp_replay *session_for(CUcontext ctx)
     if (nsessions == (int)(sizeof sessions / sizeof sessions[0]))
         return NULL;
     char why[512];
-    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, why, sizeof why);
+    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, image_ranges, why, sizeof why);
     sessions[nsessions++] = (ctx_session){ ctx, rp };
     if (!rp) {
         note_once(&gp_inj.noted_counters, "counters", "refused: ", why);
@@ -85,10 +104,25 @@ static gp_replay *session_for(CUcontext ctx)
     return rp;
 }
 
+static void add_replay_cost(const gp_replay *rp)
+{
+    gp_replay_cost c;
+    if (!rp)
+        return;
+    gp_replay_costs(rp, &c);
+    cost.replay.launches += c.launches;
+    cost.replay.arms += c.arms;
+    cost.replay.arm_ms += c.arm_ms;
+    cost.replay.start_ms += c.start_ms;
+    cost.replay.stop_ms += c.stop_ms;
+    cost.replay.evaluate_ms += c.evaluate_ms;
+}
+
 static void end_session(CUcontext ctx)
 {
     for (int i = 0; i < nsessions; i++)
         if (sessions[i].ctx == ctx) {
+            add_replay_cost(sessions[i].rp);
             gp_replay_end(sessions[i].rp);
             sessions[i] = sessions[--nsessions];
             return;
@@ -125,6 +159,7 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (tl.state)                       /* a launch inside ours (CUPTI's) */
         return;
+    double t0 = now_ms();
     gp_trace_launch l;
     CUfunction f;
     CUstream stream;
@@ -145,10 +180,13 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         return;
     }
     pthread_rwlock_wrlock(&launch_lock);
-    tl = (inflight){ .state = 2, .corr = cb->correlationId, .f = f, .l = l, .name = copy };
+    tl = (inflight){ .state = 2, .corr = cb->correlationId, .t_enter = t0, .f = f,
+                     .l = l, .name = copy };
     gp_inject_activity_want(cb->correlationId);
-    if (gp_inj.metrics.count == 0)
+    if (gp_inj.metrics.count == 0) {
+        tl.t_launch = now_ms();
         return;
+    }
     pthread_mutex_lock(&gp_inj.lock);
     gp_replay *rp = session_for(cb->context);
     char err[512];
@@ -157,6 +195,7 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     else if (rp)
         note_once(&gp_inj.noted_counters, "counters", "refused: ", err);
     pthread_mutex_unlock(&gp_inj.lock);
+    tl.t_launch = now_ms();
 }
 
 static void launch_exit(const CUpti_CallbackData *cb)
@@ -168,6 +207,7 @@ static void launch_exit(const CUpti_CallbackData *cb)
         pthread_rwlock_unlock(&launch_lock);
         return;
     }
+    double t_exit = now_ms();
     gp_trace_launch *l = &tl.l;
     l->name = tl.name;
     l->pid = gp_inj.pid;
@@ -179,6 +219,7 @@ static void launch_exit(const CUpti_CallbackData *cb)
     gp_trace_launch_row(l, &r);
     char err[512] = "";
     int counted = !tl.rp || gp_replay_stop(tl.rp, tl.name, r.metric, err, sizeof err) == 0;
+    double t_row = now_ms();
     CUresult rc = cb->functionReturnValue ? *(const CUresult *)cb->functionReturnValue
                                           : CUDA_SUCCESS;
     if (rc != CUDA_SUCCESS) {
@@ -191,11 +232,21 @@ static void launch_exit(const CUpti_CallbackData *cb)
     if (!counted)
         note_once(&gp_inj.noted_error, "counter_error", "", err);
     gp_inject_part_row(&r);
+    double t_flush = now_ms();
+    cost.launches++;
+    cost.enter_ms += tl.t_launch - tl.t_enter;
+    cost.launch_ms += t_exit - tl.t_launch;
+    cost.exit_ms += t_row - t_exit;
+    cost.row_ms += t_flush - t_row;
     pthread_mutex_unlock(&gp_inj.lock);
     free(tl.name);
     tl = (inflight){ 0 };
     pthread_rwlock_unlock(&launch_lock);
     gp_inject_activity_flush(0);        /* the durations land on disk too */
+    double t_end = now_ms();
+    pthread_mutex_lock(&gp_inj.lock);
+    cost.flush_ms += t_end - t_flush;
+    pthread_mutex_unlock(&gp_inj.lock);
 }
 
 static void context_event(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
@@ -229,10 +280,32 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
         launch_exit(cb);
 }
 
+/* "profiling_cost": per profiled launch, where the host's time went. */
+static void note_cost(void)
+{
+    for (int i = 0; i < nsessions; i++)
+        add_replay_cost(sessions[i].rp);
+    nsessions = 0;                      /* counted once */
+    if (!gp_inj.part || cost.launches == 0)
+        return;
+    const gp_replay_cost *c = &cost.replay;
+    double n = (double)cost.launches, total = cost.enter_ms + cost.launch_ms +
+                                              cost.exit_ms + cost.row_ms + cost.flush_ms;
+    char v[600];
+    snprintf(v, sizeof v, "%ld profiled launches, %.1f ms in them; a launch: %.2f ms = "
+             "entry %.2f (counter image reset %.2f, %ld resets; Start %.2f), launch with "
+             "its replay %.2f, exit %.2f (Stop %.2f, evaluate %.2f), row %.2f, activity "
+             "flush %.2f", cost.launches, total, total / n, cost.enter_ms / n,
+             c->arm_ms / n, c->arms, c->start_ms / n, cost.launch_ms / n, cost.exit_ms / n,
+             c->stop_ms / n, c->evaluate_ms / n, cost.row_ms / n, cost.flush_ms / n);
+    gp_inject_part_note("profiling_cost", v);
+}
+
 static void at_exit(void)
 {
     gp_inject_activity_flush(1);
     pthread_mutex_lock(&gp_inj.lock);
+    note_cost();
     if (gp_inj.part)
         fflush(gp_inj.part);
     pthread_mutex_unlock(&gp_inj.lock);
@@ -253,6 +326,9 @@ static int read_settings(char *why, size_t n)
     gp_inj.host[sizeof gp_inj.host - 1] = '\0';
     gp_inj.pid = (long)getpid();
     gp_trace_rank(env, gp_inj.rank, sizeof gp_inj.rank, &gp_inj.ranks);
+    const char *ranges = getenv(GP_TRACE_ENV_RANGES);
+    if (ranges && atol(ranges) > 0 && atol(ranges) <= 4096)
+        image_ranges = (size_t)atol(ranges);
     const char *metrics = getenv(GP_TRACE_ENV_METRICS);
     if (gp_metric_list_parse(metrics ? metrics : "default", &gp_inj.metrics, why, n) != 0)
         return -1;

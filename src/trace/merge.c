@@ -123,6 +123,7 @@ typedef struct {
     int n, cap;
     gp_meta first;              /* the first part's metadata: GPU, metrics */
     gp_buf processes;
+    gp_buf costs;               /* each process's "profiling_cost"         */
 } merged;
 
 static int append_rows(merged *m, const gp_run_file *f, const durations *t,
@@ -180,6 +181,9 @@ static int read_part(const char *dir, const char *name, merged *m, durations *t,
     const char *proc = gp_meta_get(&f.meta, "command");   /* the process's */
     gp_buf_printf(&m->processes, "%s%s %s", m->processes.s ? "; " : "",
                   pid ? pid : "?", proc ? proc : "?");
+    const char *cost = gp_meta_get(&f.meta, "profiling_cost");
+    if (cost)
+        gp_buf_printf(&m->costs, "%s%s: %s", m->costs.s ? "; " : "", pid ? pid : "?", cost);
     int rc = append_rows(m, &f, t, res);
     gp_run_file_free(&f);
     res->parts++;
@@ -206,6 +210,8 @@ static void merged_meta(const merged *m, const gp_trace_merge_opts *o,
     }
     gp_meta_set(meta, "processes", "%d: %s", res->parts,
                 m->processes.s ? m->processes.s : "");
+    if (m->costs.s)
+        gp_meta_set(meta, "profiling_cost", "%s", m->costs.s);
     if (o->o) {
         char count[32] = "all";
         if (o->o->launch_count >= 0)
@@ -266,6 +272,7 @@ int gp_trace_merge(const char *dir, const gp_trace_merge_opts *o, const char *ou
     }
     gp_strlist_free(&parts);
     gp_buf_free(&m.processes);
+    gp_buf_free(&m.costs);
     free(m.rows);
     free(t.d);
     return rc;
