@@ -140,13 +140,11 @@ void gp_profiler_end(gp_profiler *p);
 typedef struct gp_replay gp_replay;
 
 /* Enable one range profiler object on `cu_context` (a CUcontext) for
- * `list`, with a counter data image of `ranges` launches (1 or more): the
- * image is reset and the config set again only when it is full, not
- * before every launch.  No launch of gemmprof's own: the first profiled
- * launch pays the first Start's cost.  NULL with a one-line reason and fix
- * in `why` (counters refused, unsupported device, ...). */
+ * `list`.  No launch of gemmprof's own: the first profiled launch pays the
+ * first Start's cost.  NULL with a one-line reason and fix in `why`
+ * (counters refused, unsupported device, ...). */
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
-                           size_t ranges, char *why, size_t whylen);
+                           char *why, size_t whylen);
 /* Around exactly one kernel launch.  start: 0, or -1 with err (a refusal
  * sticks: every later start fails with the same reason).  stop: evaluates
  * the launch's range into metric[] (indexed GP_M_*, for the metrics that
@@ -161,11 +159,10 @@ const char *gp_replay_chip(const gp_replay *r);
  * object's launches (milliseconds), for trace's "profiling_cost" line. */
 typedef struct {
     long launches;
-    double arm_ms;        /* counter image reset + SetConfig (when full)   */
+    double arm_ms;        /* counter image reset + SetConfig               */
     double start_ms;      /* cuptiRangeProfilerStart                       */
     double stop_ms;       /* cuptiRangeProfilerStop                        */
     double evaluate_ms;   /* DecodeData + EvaluateToGpuValues              */
-    long arms;
 } gp_replay_cost;
 void gp_replay_costs(const gp_replay *r, gp_replay_cost *out);
 void gp_replay_end(gp_replay *r);

@@ -25,7 +25,7 @@ static double now_ms(void)
 }
 
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
-                           size_t ranges, char *why, size_t n)
+                           char *why, size_t n)
 {
     CUdevice dev;
     const gp_cudrv_api *drv;
@@ -39,10 +39,11 @@ gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
         snprintf(why, n, "cuCtxGetDevice: no current CUDA context");
         goto fail;
     }
-    /* One range per launch between Start and Stop; the image holds
-     * `ranges` of them before it is reset. */
+    /* One range: the one launch between Start and Stop.  Resetting the
+     * image and setting the config again before each launch costs 0.03 ms
+     * a launch (profiling_cost on the H100), so nothing is kept. */
     if (gp_session_open(&r->s, list, (CUcontext)cu_context, dev, why, n) ||
-        gp_session_enable(&r->s, CUPTI_KernelReplay, ranges ? ranges : 1, why, n) ||
+        gp_session_enable(&r->s, CUPTI_KernelReplay, 1, why, n) ||
         gp_session_arm(&r->s, why, n))
         goto fail;
     /* No prime launch here (unlike profiler.c): it loads a module,
@@ -56,14 +57,6 @@ fail:
     return NULL;
 }
 
-/* Resetting the image and setting the config again costs a SetConfig;
- * done only when the next launch's range might not fit (evaluate treats a
- * full image as an overflow, as CUPTI drops ranges silently). */
-static int image_full(const gp_session *s)
-{
-    return s->max_ranges < 2 || s->first_range + 2 > s->max_ranges;
-}
-
 int gp_replay_start(gp_replay *r, char *err, size_t n)
 {
     if (r->s.refused[0]) {
@@ -71,11 +64,8 @@ int gp_replay_start(gp_replay *r, char *err, size_t n)
         return -1;
     }
     double t0 = now_ms();
-    if (!r->s.armed && image_full(&r->s)) {
-        if (gp_session_arm(&r->s, err, n))
-            return -1;
-        r->cost.arms++;
-    }
+    if (!r->s.armed && gp_session_arm(&r->s, err, n))
+        return -1;
     double t1 = now_ms();
     int rc = gp_session_start(&r->s, err, n);
     r->cost.arm_ms += t1 - t0;
@@ -92,10 +82,8 @@ int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
     double t1 = now_ms();
     r->cost.stop_ms += t1 - t0;
     r->cost.launches++;
-    if (rc) {
-        r->s.first_range = r->s.max_ranges;     /* state unknown: reset it */
+    if (rc)
         return -1;
-    }
     /* Kernel replay submits every pass inside the launch (notes/cupti.md:
      * isAllPassSubmitted is 1 after the first Stop). */
     if (!all) {

@@ -302,25 +302,22 @@ int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t n)
     size_t total;
     if (total_ranges(s, &total, err, n))
         return -1;
-    /* The ranges before this launch's; the next launch's come after it. */
-    size_t first = s->first_range;
-    s->first_range = total;
     /* CUPTI drops ranges beyond the image silently (numOfRangeDropped can
      * stay 0), so a full image is treated as an overflow. */
     if (dec.numOfRangeDropped > 0 || (s->max_ranges > 1 && total >= s->max_ranges)) {
-        if (first)
+        if (s->first_range)
             snprintf(err, n, "CUPTI's counter data image is full (%zu ranges kept "
-                     "from earlier launches)", first);
+                     "from earlier launches)", s->first_range);
         else
             snprintf(err, n, "%s launched %zu or more kernels: gemmprof profiles "
                      "fewer per launch", what, s->max_ranges);
         return -1;
     }
-    if (total <= first) {
+    if (total <= s->first_range) {
         snprintf(err, n, "CUPTI recorded no kernel for the profiled launch of %s", what);
         return -1;
     }
-    size_t nranges = total - first;
+    size_t nranges = total - s->first_range;
     double (*vals)[GP_MAX_METRICS] = calloc(nranges, sizeof *vals);
     if (!vals) {
         snprintf(err, n, "out of memory");
@@ -332,7 +329,7 @@ int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t n)
         ev.pHostObject = s->host;
         ev.pCounterDataImage = s->data;
         ev.counterDataImageSize = s->data_size;
-        ev.rangeIndex = first + r;
+        ev.rangeIndex = s->first_range + r;
         ev.ppMetricNames = s->names;
         ev.numMetrics = (size_t)s->list.count;
         ev.pMetricValues = vals[r];

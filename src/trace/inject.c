@@ -30,7 +30,6 @@ typedef struct {
 } ctx_session;
 static ctx_session sessions[64];
 static int nsessions;
-static size_t image_ranges = GP_TRACE_RANGES;
 
 /* Host time of the profiled launches, by phase (ms, summed; lock held to
  * add), for the part file's "profiling_cost" line: what trace costs an
@@ -90,7 +89,7 @@ static gp_replay *session_for(CUcontext ctx)
     if (nsessions == (int)(sizeof sessions / sizeof sessions[0]))
         return NULL;
     char why[512];
-    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, image_ranges, why, sizeof why);
+    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, why, sizeof why);
     sessions[nsessions++] = (ctx_session){ ctx, rp };
     if (!rp) {
         note_once(&gp_inj.noted_counters, "counters", "refused: ", why);
@@ -111,7 +110,6 @@ static void add_replay_cost(const gp_replay *rp)
         return;
     gp_replay_costs(rp, &c);
     cost.replay.launches += c.launches;
-    cost.replay.arms += c.arms;
     cost.replay.arm_ms += c.arm_ms;
     cost.replay.start_ms += c.start_ms;
     cost.replay.stop_ms += c.stop_ms;
@@ -293,10 +291,10 @@ static void note_cost(void)
                                               cost.exit_ms + cost.row_ms + cost.flush_ms;
     char v[600];
     snprintf(v, sizeof v, "%ld profiled launches, %.1f ms in them; a launch: %.2f ms = "
-             "entry %.2f (counter image reset %.2f, %ld resets; Start %.2f), launch with "
+             "entry %.2f (counter image reset %.2f; Start %.2f), launch with "
              "its replay %.2f, exit %.2f (Stop %.2f, evaluate %.2f), row %.2f, activity "
              "flush %.2f", cost.launches, total, total / n, cost.enter_ms / n,
-             c->arm_ms / n, c->arms, c->start_ms / n, cost.launch_ms / n, cost.exit_ms / n,
+             c->arm_ms / n, c->start_ms / n, cost.launch_ms / n, cost.exit_ms / n,
              c->stop_ms / n, c->evaluate_ms / n, cost.row_ms / n, cost.flush_ms / n);
     gp_inject_part_note("profiling_cost", v);
 }
@@ -326,9 +324,6 @@ static int read_settings(char *why, size_t n)
     gp_inj.host[sizeof gp_inj.host - 1] = '\0';
     gp_inj.pid = (long)getpid();
     gp_trace_rank(env, gp_inj.rank, sizeof gp_inj.rank, &gp_inj.ranks);
-    const char *ranges = getenv(GP_TRACE_ENV_RANGES);
-    if (ranges && atol(ranges) > 0 && atol(ranges) <= 4096)
-        image_ranges = (size_t)atol(ranges);
     const char *metrics = getenv(GP_TRACE_ENV_METRICS);
     if (gp_metric_list_parse(metrics ? metrics : "default", &gp_inj.metrics, why, n) != 0)
         return -1;

@@ -30,10 +30,6 @@ int gp_cmd_trace(int argc, char **argv);
 #define GP_TRACE_ENV_REGEX  "GEMMPROF_TRACE_KERNEL_REGEX"
 #define GP_TRACE_ENV_SKIP   "GEMMPROF_TRACE_LAUNCH_SKIP"
 #define GP_TRACE_ENV_COUNT  "GEMMPROF_TRACE_LAUNCH_COUNT"
-/* Launches the counter data image holds before it is reset (tuning and
- * experiments only; the default is GP_TRACE_RANGES). */
-#define GP_TRACE_ENV_RANGES "GEMMPROF_TRACE_RANGES"
-#define GP_TRACE_RANGES     1
 /* The injected library: this file if set, else next to the binary. */
 #define GP_TRACE_ENV_LIB    "GEMMPROF_INJECT_LIB"
 #define GP_TRACE_LIB_NAME   "libgemmprof-inject.so"
