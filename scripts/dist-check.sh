@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # dist-check.sh - `gemmprof dist` on the GPUs of one host, in one call:
 # the machine's Open MPI, build with MPI, the GPU
-# topology, NCCL found, then 1 and 2 ranks (grids 1x2 and 2x1) at 8192^3
-# FP32 with cuBLAS and the best SIMT rung, over every transport this machine
-# has, and one M,N >> K shape; every run verified.  CSVs and logs under
-# $OUT/dist, a speed-up table last.
+# topology, NCCL found, then 1 rank and every grid the GPUs allow (2: 1x2
+# and 2x1; 4: 1x4 and 2x2; 8: 2x4 and 4x2) at each size in SIZES, FP32,
+# with cuBLAS and the best SIMT rung, over every transport this machine has
+# (or those in COMMS), and one M,N >> K shape; every run verified.  CSVs and
+# logs under $OUT/dist, a speed-up table last.
 #   scripts/dist-check.sh            Env: OUT (default ./device-out), JOBS,
-#   SIZE (8192), SKINNY (16384,16384,1024), KERNELS ("cublas warptiling"),
+#   SIZES ("8192"; SIZE is the old name), SKINNY (16384,16384,1024; "" for
+#   none), KERNELS ("cublas warptiling"), COMMS (every transport that works),
 #   REPS (5), B and BIN (make's build and binary folders: build, bin).
-#   Made to stay under ~6 minutes on 2 H100/H200.
+#   Made to stay under ~6 minutes on 2 H100/H200 with the defaults.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}; D=$OUT/dist; mkdir -p "$D"
-JOBS=${JOBS:-$(nproc)}; SIZE=${SIZE:-8192}; SKINNY=${SKINNY:-16384,16384,1024}
+JOBS=${JOBS:-$(nproc)}; SIZES=${SIZES:-${SIZE:-8192}}; SKINNY=${SKINNY-16384,16384,1024}
 KERNELS=${KERNELS:-cublas warptiling}; REPS=${REPS:-5}
 B=${B:-build}; BIN=${BIN:-bin}; GP=$BIN/gemmprof
 export PATH=/usr/local/cuda/bin:$PATH
@@ -87,8 +89,9 @@ run() {
 
 # Transports a 2-rank run can use here (the refusal of one is a result too).
 section "transports"
+WANT=${COMMS:-nccl cuda-aware staged}
 COMMS=()
-for c in nccl cuda-aware staged; do
+for c in $WANT; do
     if run "probe-$c" 2 --size 1024 --local cublas --comm "$c" --reps 1; then
         COMMS+=("$c")
     fi
@@ -97,20 +100,30 @@ echo "transports: ${COMMS[*]:-none}"
 rm -f "$D"/probe-*.csv
 [ "$NGPU" -ge 2 ] || echo "only $NGPU GPU: the 2-rank runs share it"
 
+# The grids the issue asks for, as far as the GPUs go (one rank a GPU).
+GRIDS=(1x2 2x1)
+[ "$NGPU" -ge 4 ] && GRIDS+=(1x4 2x2)
+[ "$NGPU" -ge 8 ] && GRIDS+=(2x4 4x2)
+ranks() { echo $(( ${1%x*} * ${1#*x} )); }
+
 section "runs"
-for k in $KERNELS; do
-    run "$k-$SIZE-1rank" 1 --size "$SIZE" --local "$k" --comm staged
-    for c in "${COMMS[@]}"; do
-        for g in 1x2 2x1; do
-            run "$k-$SIZE-$g-$c" 2 --size "$SIZE" --local "$k" --grid "$g" --comm "$c"
+for size in $SIZES; do
+    for k in $KERNELS; do
+        run "$k-$size-1rank" 1 --size "$size" --local "$k" --comm staged
+        for c in "${COMMS[@]}"; do
+            for g in "${GRIDS[@]}"; do
+                run "$k-$size-$g-$c" "$(ranks "$g")" --size "$size" --local "$k" --grid "$g" --comm "$c"
+            done
         done
     done
 done
-sk=${SKINNY//,/x}
-run "cublas-$sk-1rank" 1 --mnk "$SKINNY" --local cublas --comm staged
-for c in "${COMMS[@]}"; do
-    run "cublas-$sk-1x2-$c" 2 --mnk "$SKINNY" --local cublas --grid 1x2 --comm "$c"
-done
+if [ -n "$SKINNY" ]; then
+    sk=${SKINNY//,/x}
+    run "cublas-$sk-1rank" 1 --mnk "$SKINNY" --local cublas --comm staged
+    for c in "${COMMS[@]}"; do
+        run "cublas-$sk-1x2-$c" 2 --mnk "$SKINNY" --local cublas --grid 1x2 --comm "$c"
+    done
+fi
 
 section "summary"
 echo "CSVs and logs in $D"
