@@ -64,6 +64,9 @@ bad=$(paste -d' ' <(col t.csv regs_per_thread) <(col t.csv occupancy_theoretical
 bad=$(col t.csv time_ms | grep -vcE '^[0-9.e+-]+$')
 [ "$bad" = 0 ] && pass trace_gpu/activity_durations ||
     fail trace_gpu/activity_durations "$bad rows without time_ms"
+# the process's host time per profiled launch: all 10 launches accounted
+grep -qE '^# profiling_cost: [0-9]+: 10 profiled launches, [0-9.]+ ms in them; a launch: [0-9.]+ ms = entry' t.csv &&
+    pass trace_gpu/profiling_cost_line || fail trace_gpu/profiling_cost_line "$(grep '^# profiling_cost' t.csv)"
 pids=$(col t.csv pid | sort -u)
 [ "$(wc -l <<<"$pids")" = 1 ] && [ "$pids" -gt 0 ] && pass trace_gpu/pid_tagged ||
     fail trace_gpu/pid_tagged "$pids"

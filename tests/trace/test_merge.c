@@ -193,6 +193,12 @@ static void two_processes(void)
     gp_row_derive(&a[2]);
     counted_row(&b[0], "void ffma_chain<4>(float*, int)", 200, 5, 2000);
     write_part("host-100.csv", 100, NULL, a, 3, 0);
+    char path[200];                     /* written at the process's exit */
+    snprintf(path, sizeof path, "%s/host-100.csv", dir);
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("# profiling_cost: 3 profiled launches, 270.0 ms in them\n", f);
+    fclose(f);
     /* launch 11 also has a zero-length record (as CUPTI gives a profiled
      * launch: ignored); 12 has two records; 13 none; the last line was cut */
     write_text("host-100.times", "11 1000 3000\n11 9000 9000\n12 5000 6000\n12 7000 8500\n"
@@ -251,6 +257,9 @@ static void merge_joins_durations(void **state)
     assert_non_null(strstr(gp_meta_get(&rf.meta, "trace_filter"), "ffma|dadd"));
     assert_non_null(strstr(gp_meta_get(&rf.meta, "rows"), "one per profiled launch"));
     assert_null(gp_meta_get(&rf.meta, "pid"));       /* per process: in rows */
+    /* each process's own cost, tagged by pid; none for one that wrote none */
+    assert_string_equal(gp_meta_get(&rf.meta, "profiling_cost"),
+                        "100: 3 profiled launches, 270.0 ms in them");
     gp_run_file_free(&rf);
 }
 
