@@ -95,9 +95,20 @@ static int in_sweep(const gp_sweep *s, const gp_row *r)
     return 1;
 }
 
+/* A gemmprof dist row over several GPUs (a transport in `comm`; trace
+ * rows under MPI have ranks but no transport): its GFLOP/s is the
+ * ranks' together, which a one-GPU chart or table would pass off as one
+ * GPU's.  dist_scaling and dist_time draw it. */
+static int multi_gpu_dist(const gp_row *r)
+{
+    return r->ranks > 1 && r->comm[0] && strcmp(r->comm, "NA") != 0;
+}
+
 static int passes(const gp_where *w, const gp_row *r)
 {
     if (!w->all_rows && !gp_row_usable(r))
+        return 0;
+    if (multi_gpu_dist(r))
         return 0;
     if (w->need && isnan(w->need(r)))
         return 0;

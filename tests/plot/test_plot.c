@@ -187,6 +187,29 @@ static void medians_skip_failed_rows(void **state)
     free(k);
 }
 
+/* A gemmprof dist run over 2 GPUs is not one GPU's speed: the one-GPU
+ * charts and tables take its 1-rank run only; a trace row under MPI (ranks
+ * but no transport) is one kernel's and stays. */
+static void multi_gpu_dist_rows_left_to_dist_charts(void **state)
+{
+    (void)state;
+    gp_row rows[] = {
+        make_row("cublas", "", 8192, 49000), make_row("cublas", "", 8192, 90000),
+        make_row("sgemm_async", "", 8192, 47000),
+    };
+    strcpy(rows[0].comm, "staged");
+    rows[0].ranks = 1;
+    strcpy(rows[1].comm, "nccl");
+    rows[1].ranks = 2;
+    rows[2].ranks = 4;                            /* trace under mpirun -np 4 */
+    gp_dataset d = { .rows = rows, .nrows = 3 };
+    gp_where w = { .d = &d, .need = gp_get_gflops };
+    gp_key k = { "cublas", "fp32", "" };
+    assert_true(gp_median(&w, &k, gp_get_gflops) == 49000);
+    gp_key t = { "sgemm_async", "fp32", "" };
+    assert_true(gp_median(&w, &t, gp_get_gflops) == 47000);
+}
+
 /* A kernel swept over tile configs stands for its best config at each
  * size, and every number comes from that config's rows. */
 static void several_configs_use_the_best(void **state)
@@ -361,6 +384,7 @@ int main(void)
         cmocka_unit_test(dense_cluster_is_numbered),
         cmocka_unit_test(medians_skip_failed_rows),
         cmocka_unit_test(several_configs_use_the_best),
+        cmocka_unit_test(multi_gpu_dist_rows_left_to_dist_charts),
         cmocka_unit_test(shape_is_largest_with_most_kernels),
         cmocka_unit_test(sweep_axis_square_or_varying_dim),
         cmocka_unit_test(baseline_and_reference_found),
