@@ -15,7 +15,7 @@
 #      check flop_count with the tensor-path counters on every TF32/FP64 rung
 # and a summary table.  Run files and logs go to $OUT; nothing is rendered
 # (no gnuplot there): plot them elsewhere with gemmprof plot.
-#   7. (cost, on request) the overhead by pass count and counter image size
+#   7. (cost, on request) the overhead by pass count, with each launch's cost by phase
 #   scripts/trace-check.sh [STAGE...]   stages: build test torch ncu overhead cost ladder
 # Env: OUT (default ./trace-out), JOBS (nproc), NCU (ncu), PYTHON (python3),
 #      LAUNCH_RUNS (20: 5 launches each), NCU_TIMEOUT (150 s a run).
@@ -142,35 +142,34 @@ stage_overhead() {
 
 # Where the overhead goes, by pass count: the fixture at LAUNCH_RUNS x 5
 # launches under trace with metric sets of 1 and 2 passes and the default
-# set, the counter data image reset before every launch
-# (GEMMPROF_TRACE_RANGES=1) and kept for 64 launches, and under ncu with
-# the same metrics; each minus the plain run.  The default set's rows are
-# checked against the app's exact counts with both image sizes; each
-# trace's profiling_cost line (host time per launch, by phase) is kept.
+# set, twice each (the spread), and under ncu with the same metrics; each
+# minus the plain run.  The default set's rows are checked against the
+# app's exact counts; each trace's profiling_cost line (host time per
+# launch, by phase) is kept.
 COST_ONE="sm__sass_thread_inst_executed_op_ffma_pred_on.sum,sm__sass_thread_inst_executed_op_fadd_pred_on.sum,sm__sass_thread_inst_executed_op_fmul_pred_on.sum,sm__sass_thread_inst_executed_op_dfma_pred_on.sum,sm__sass_thread_inst_executed_op_dadd_pred_on.sum,sm__sass_thread_inst_executed_op_dmul_pred_on.sum"
 COST_TWO="gpu__time_duration.sum,$COST_ONE"
 stage_cost() {
-    local t0 plain set metrics ranges tr nc f passes line
+    local t0 plain set metrics run tr nc f passes line
     "$APP" --launches "$RUNS" >/dev/null 2>&1
     t0=$(now); "$APP" --launches "$RUNS" >/dev/null 2>&1; plain=$(since "$t0")
     for set in one two default; do
         case $set in one) metrics=$COST_ONE ;; two) metrics=$COST_TWO ;; *) metrics=default ;; esac
         line="cost $set:"
-        for ranges in 1 64; do
-            f=$OUT/cost-$set-r$ranges
+        for run in 1 2; do
+            f=$OUT/cost-$set-$run
             t0=$(now)
-            GEMMPROF_TRACE_RANGES=$ranges "$GP" trace --metrics "$metrics" -o "$f.csv" -- \
+            "$GP" trace --metrics "$metrics" -o "$f.csv" -- \
                 "$APP" --launches "$RUNS" --expect "$f.expect" >"$f.log" 2>&1 || status=1
             tr=$(since "$t0")
             passes=$(sed -n 's/^# passes: //p' "$f.csv" | head -1)
-            line+=" $passes passes; trace ranges=$ranges +$(awk -v a="$tr" -v b="$plain" 'BEGIN { printf "%.1f", a - b }') s"
+            line+=" $passes passes; trace run $run +$(awk -v a="$tr" -v b="$plain" 'BEGIN { printf "%.1f", a - b }') s"
             if [ "$set" = default ]; then
                 $CMP expect "$f.csv" "$f.expect" >"$f.cmp" 2>&1 || status=1
                 line+=" (exact counts: $(grep -c '^ok' "$f.cmp") ok, $(grep -c '^BAD\|^MISSING' "$f.cmp") not)"
             fi
             sed -n 's/^# profiling_cost: /    /p' "$f.csv" >>"$OUT/cost.txt"
         done
-        [ "$metrics" != default ] || metrics=$(metrics_of "$OUT/cost-default-r1.csv")
+        [ "$metrics" != default ] || metrics=$(metrics_of "$OUT/cost-default-1.csv")
         t0=$(now)
         LC_ALL=C timeout "$NCU_TIMEOUT" "$NCU" --clock-control none --print-units base --csv \
             --metrics "$metrics" --log-file "$OUT/cost-$set-ncu.csv" "$APP" --launches "$RUNS" \
