@@ -145,7 +145,7 @@ INJECT_OBJ := $(INJECT_C:%.c=$(B)/%.o) \
              $(addprefix $(B)/src/trace/,env.o filter.o launch_row.o) \
              $(addprefix $(B)/src/cupti/,loader.o host.o session.o replay.o explain.o metric_list.o) \
              $(addprefix $(B)/src/data/,row.o csv.o meta.o kernel_name.o) \
-             $(addprefix $(B)/src/util/,errors.o text.o) \
+             $(addprefix $(B)/src/util/,errors.o text.o clock.o) \
              $(B)/src/gpu/occupancy.o $(B)/gen/version.o
 
 .PHONY: all tests test check install clean plots report plugin arch fuzz fuzz-build FORCE

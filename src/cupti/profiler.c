@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <cuda_runtime_api.h>
 #include "gpu/gpu.h"
+#include "util/util.h"
 #include "session.h"
 
 /* Kernels one launcher may launch (cuBLAS can add a split-K reduction).
@@ -25,13 +25,6 @@ struct gp_profiler {
     gp_session s;
     double seconds;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The runtime's primary context on the current device: the one the
  * kernels run in, so the one to profile. */
@@ -94,7 +87,7 @@ int gp_profiler_device_chip(int device, char *chip, size_t n, char *why,
 
 gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t whylen)
 {
-    double t0 = now();
+    double t0 = gp_seconds();
     gp_profiler *p = gp_session_new(list, sizeof *p, why, whylen);
     if (!p)
         return NULL;
@@ -102,7 +95,7 @@ gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t why
         gp_profiler_end(p);
         return NULL;
     }
-    p->seconds = now() - t0;
+    p->seconds = gp_seconds() - t0;
     return p;
 }
 
@@ -193,7 +186,7 @@ int gp_profiler_collect(gp_profiler *p, const gp_kernel *k, const gemm_args *arg
         snprintf(err, errlen, "%s", p->s.refused);
         return -1;
     }
-    double t0 = now();
+    double t0 = gp_seconds();
     for (int i = 0; i < p->s.list.count; i++)
         p->s.values[i] = NAN;
     int passes = -1;
@@ -203,7 +196,7 @@ int gp_profiler_collect(gp_profiler *p, const gp_kernel *k, const gemm_args *arg
         gp_session_fill_row(&p->s, r->metric);
     else
         passes = -1;
-    p->seconds += now() - t0;
+    p->seconds += gp_seconds() - t0;
     return passes;
 }
 

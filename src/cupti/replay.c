@@ -9,20 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "util/util.h"
 #include "session.h"
 
 struct gp_replay {
     gp_session s;
     gp_replay_cost cost;
 };
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
                            char *why, size_t n)
@@ -63,13 +56,13 @@ int gp_replay_start(gp_replay *r, char *err, size_t n)
         snprintf(err, n, "%s", r->s.refused);
         return -1;
     }
-    double t0 = now_ms();
+    double t0 = 1e3 * gp_seconds();
     if (!r->s.armed && gp_session_arm(&r->s, err, n))
         return -1;
-    double t1 = now_ms();
+    double t1 = 1e3 * gp_seconds();
     int rc = gp_session_start(&r->s, err, n);
     r->cost.arm_ms += t1 - t0;
-    r->cost.start_ms += now_ms() - t1;
+    r->cost.start_ms += 1e3 * gp_seconds() - t1;
     return rc;
 }
 
@@ -77,9 +70,9 @@ int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
                    char *err, size_t n)
 {
     int all = 0;
-    double t0 = now_ms();
+    double t0 = 1e3 * gp_seconds();
     int rc = gp_session_stop(&r->s, &all, err, n);
-    double t1 = now_ms();
+    double t1 = 1e3 * gp_seconds();
     r->cost.stop_ms += t1 - t0;
     r->cost.launches++;
     if (rc)
@@ -92,7 +85,7 @@ int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
         return -1;
     }
     rc = gp_session_evaluate(&r->s, kernel, err, n);
-    r->cost.evaluate_ms += now_ms() - t1;
+    r->cost.evaluate_ms += 1e3 * gp_seconds() - t1;
     if (rc)
         return -1;
     gp_session_fill_row(&r->s, metric);

@@ -12,11 +12,11 @@
  * own; what went wrong goes into the part file as "# key: value" lines. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <cupti_driver_cbid.h>
 
 #include "cupti/profiler.h"
+#include "util/util.h"
 #include "inject.h"
 
 gp_inject gp_inj = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -40,12 +40,7 @@ static struct {
     gp_replay_cost replay;              /* of the contexts ended so far */
 } cost;
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
+static double now_ms(void) { return 1e3 * gp_seconds(); }
 
 /* The launch this thread is in, between its API entry and exit. */
 typedef struct {
@@ -103,24 +98,24 @@ static gp_replay *session_for(CUcontext ctx)
     return rp;
 }
 
-static void add_replay_cost(const gp_replay *rp)
+static void add_replay_cost(gp_replay_cost *sum, const gp_replay *rp)
 {
     gp_replay_cost c;
     if (!rp)
         return;
     gp_replay_costs(rp, &c);
-    cost.replay.launches += c.launches;
-    cost.replay.arm_ms += c.arm_ms;
-    cost.replay.start_ms += c.start_ms;
-    cost.replay.stop_ms += c.stop_ms;
-    cost.replay.evaluate_ms += c.evaluate_ms;
+    sum->launches += c.launches;
+    sum->arm_ms += c.arm_ms;
+    sum->start_ms += c.start_ms;
+    sum->stop_ms += c.stop_ms;
+    sum->evaluate_ms += c.evaluate_ms;
 }
 
 static void end_session(CUcontext ctx)
 {
     for (int i = 0; i < nsessions; i++)
         if (sessions[i].ctx == ctx) {
-            add_replay_cost(sessions[i].rp);
+            add_replay_cost(&cost.replay, sessions[i].rp);
             gp_replay_end(sessions[i].rp);
             sessions[i] = sessions[--nsessions];
             return;
@@ -281,12 +276,11 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
 /* "profiling_cost": per profiled launch, where the host's time went. */
 static void note_cost(void)
 {
-    for (int i = 0; i < nsessions; i++)
-        add_replay_cost(sessions[i].rp);
-    nsessions = 0;                      /* counted once */
     if (!gp_inj.part || cost.launches == 0)
         return;
-    const gp_replay_cost *c = &cost.replay;
+    gp_replay_cost all = cost.replay, *c = &all;  /* + the contexts still alive */
+    for (int i = 0; i < nsessions; i++)
+        add_replay_cost(&all, sessions[i].rp);
     double n = (double)cost.launches, total = cost.enter_ms + cost.launch_ms +
                                               cost.exit_ms + cost.row_ms + cost.flush_ms;
     char v[600];

@@ -37,6 +37,9 @@ typedef struct { char **v; int n; } gp_strlist;
 void gp_strlist_add(gp_strlist *l, const char *s);
 void gp_strlist_free(gp_strlist *l);
 
+/* Seconds on a monotonic clock, for measuring host time (clock.c). */
+double gp_seconds(void);
+
 /* The median of v[0..n), which it sorts; NAN for n = 0 (stats.c). */
 double gp_median_inplace(double *v, size_t n);
 
