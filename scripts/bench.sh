@@ -15,13 +15,17 @@
 # each part's rounds (scripts/rounds-summary.py: median and spread over
 # rounds, each round's value itself the median of REPS launches).
 # Env: OUT (default ./bench-out), GEMMPROF_BIN (bin/gemmprof), REPS (20),
-#      ROUNDS (1).
+#      ROUNDS (1), ENERGY (seconds: each timed part also gets gemmprof's
+#      --energy window, the sustained speed and joules per launch, which the
+#      rounds summary then compares with cuBLAS too), TF32_RUNGS (the TF32
+#      rungs, default all), TF32_SIZES (2048,4096,8192).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GP=${GEMMPROF_BIN:-bin/gemmprof}
 OUT=${OUT:-$PWD/bench-out}; D=$OUT/bench; mkdir -p "$D"
 REPS=${REPS:-20}
 ROUNDS=${ROUNDS:-1}
+ENERGY_ARGS=(); [ -n "${ENERGY:-}" ] && ENERGY_ARGS=(--energy "$ENERGY")
 parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(fp32 tf32 fp64 kskinny profile)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 export PATH=/usr/local/cuda/bin:$PATH
@@ -32,13 +36,14 @@ list() { "$GP" --list | awk -v p="$1" -v from="$2" 'NR > 1 {
     if ($1 == from) on = 1
     if (on && $2 == p && $1 !~ /^(specimen_|cublas|mixed|dgemm_mixed)/) printf "%s%s", n++ ? "," : "", $1 }'; }
 FP32=$(list fp32 warptiling)
-TF32=$(list tf32 "$("$GP" --list | awk '$2 == "tf32" { print $1; exit }')")
+TF32=${TF32_RUNGS:-$(list tf32 "$("$GP" --list | awk '$2 == "tf32" { print $1; exit }')")}
 FP64=$(list fp64 dgemm_double_buffer)
 status=0
 run() {  # name, then gemmprof arguments
     local name=$1; shift
     echo "== $name"
-    "$GP" "$@" --reps "$REPS" --quiet --out "$D/$name.csv" >>"$D/bench.log" 2>&1 || status=1
+    "$GP" "$@" --reps "$REPS" "${ENERGY_ARGS[@]}" --quiet --out "$D/$name.csv" \
+        >>"$D/bench.log" 2>&1 || status=1
 }
 rounds() {  # name, then gemmprof arguments: ROUNDS runs
     local name=$1; shift
@@ -47,7 +52,7 @@ rounds() {  # name, then gemmprof arguments: ROUNDS runs
 }
 
 want fp32 && rounds fp32-square --kernel "$FP32,cublas" --sizes 1024,2048,4096,8192 --metrics none
-want tf32 && [ -n "$TF32" ] && rounds tf32-square --kernel "$TF32,cublas_tf32" --sizes 2048,4096,8192 --metrics none
+want tf32 && [ -n "$TF32" ] && rounds tf32-square --kernel "$TF32,cublas_tf32" --sizes "${TF32_SIZES:-2048,4096,8192}" --metrics none
 want fp64 && rounds fp64-4096 --kernel "$FP64,cublas_fp64" --size 4096 --metrics none
 if want kskinny; then
     for kk in 32 64 128 156; do

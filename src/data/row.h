@@ -107,6 +107,10 @@ typedef struct {
     long launches;            /* launches the row stands for: 1, or the
                                  count folded into a --summary row        */
     double time_total_ms;     /* sum of the launches' durations           */
+    /* --energy: the kernel back to back for a window (run/energy.c) */
+    double sustained_ms;      /* mean time per launch in the window        */
+    double power_w;           /* mean board power (NVML energy counter)    */
+    double energy_j;          /* joules per launch: power_w x sustained_ms */
 } gp_row;
 
 /* A row with every number NA and strings empty. */

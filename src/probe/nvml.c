@@ -18,6 +18,7 @@ struct gp_nvml {
     int (*by_index)(unsigned, nvmlDevice_t *);
     int (*by_pci)(const char *, nvmlDevice_t *);
     int (*clock)(nvmlDevice_t, int, unsigned *);
+    int (*energy)(nvmlDevice_t, unsigned long long *);   /* Volta+, optional */
     int (*shutdown)(void);
 };
 
@@ -30,6 +31,7 @@ static int load(gp_nvml *n)
     *(void **)&n->by_index = dlsym(n->lib, "nvmlDeviceGetHandleByIndex_v2");
     *(void **)&n->by_pci = dlsym(n->lib, "nvmlDeviceGetHandleByPciBusId_v2");
     *(void **)&n->clock = dlsym(n->lib, "nvmlDeviceGetClockInfo");
+    *(void **)&n->energy = dlsym(n->lib, "nvmlDeviceGetTotalEnergyConsumption");
     *(void **)&n->shutdown = dlsym(n->lib, "nvmlShutdown");
     return n->init && n->clock && n->shutdown && (n->by_pci || n->by_index)
                ? 0 : -1;
@@ -78,6 +80,13 @@ int gp_nvml_clock_mhz(gp_nvml *n, int mem)
                   NVML_SUCCESS)
         return -1;
     return (int)mhz;
+}
+
+int gp_nvml_energy_mj(gp_nvml *n, unsigned long long *mj)
+{
+    if (!n || !n->energy || n->energy(n->dev, mj) != NVML_SUCCESS)
+        return -1;
+    return 0;
 }
 
 void gp_nvml_close(gp_nvml *n)

@@ -67,6 +67,9 @@ int gp_sm_clock_now_mhz(int device);
 typedef struct gp_nvml gp_nvml;
 gp_nvml *gp_nvml_open(int device);           /* NULL if unavailable */
 int gp_nvml_clock_mhz(gp_nvml *n, int mem);  /* SM (mem=0) or memory; -1 */
+/* The board's energy since the driver loaded, in mJ (Volta and later).
+ * 0, or -1 where NVML or the GPU does not count it. */
+int gp_nvml_energy_mj(gp_nvml *n, unsigned long long *mj);
 void gp_nvml_close(gp_nvml *n);
 
 /* ---- the cache ---------------------------------------------------------- */

@@ -109,6 +109,25 @@ static void check_clock(run_state *s, gp_row *r)
     }
 }
 
+/* --energy needs the board's energy counter: without it, one warning and
+ * the rows go without (the run itself is still worth having). */
+static void check_energy(gp_options *o, gp_nvml *nv, gp_meta *meta)
+{
+    unsigned long long mj;
+    if (o->energy_s <= 0)
+        return;
+    if (gp_nvml_energy_mj(nv, &mj) != 0) {
+        gp_warn("--energy: no energy counter here (NVML's "
+                "nvmlDeviceGetTotalEnergyConsumption, Volta and later); "
+                "the rows go without sustained_ms, power_w and energy_j");
+        o->energy_s = 0;
+        return;
+    }
+    gp_meta_set(meta, "energy", "%g s back to back per kernel and size after "
+                "its timed reps (a quarter more first, unmeasured); power from "
+                "the steps of NVML's energy counter inside the window", o->energy_s);
+}
+
 static void emit(run_state *s, gp_row *r, int selected)
 {
     check_clock(s, r);
@@ -221,7 +240,8 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
                                 ? gp_registry_reference(GP_TF32) : NULL;
     char err[512];
     gp_bench *b = make_bench(s, p, sh, err, sizeof err);
-    gp_run_opts ro = {s->o->reps, s->o->warmup, s->o->scrub, s->prof};
+    gp_run_opts ro = {s->o->reps, s->o->warmup, s->o->scrub, s->prof,
+                      s->o->energy_s, s->nvml};
     gp_row r;
     double ref_gflops = NAN, tref_gflops = NAN;
     const gp_kernel *any = p == GP_FP64 ? ref : gp_registry_reference(GP_FP32);
@@ -561,6 +581,7 @@ int gp_cmd_run(int argc, char **argv)
         gp_meta_set(&meta, "ceilings", "%s (probed at %.0f MHz)", ceil,
                     s.probe_clock_mhz);
     s.nvml = gp_nvml_open(o.device);
+    check_energy(&o, s.nvml, &meta);
     if (!(s.csv = gp_csv_open(path, &meta, err, sizeof err))) {
         gp_error("%s", err);
         return 2;

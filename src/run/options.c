@@ -19,7 +19,7 @@ enum {
     OPT_SEED, OPT_METRICS, OPT_DEVICE,
     OPT_LIST_METRICS, OPT_BUILD_FACTS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE,
     OPT_CHIP,
-    OPT_CACHE_CONTROL
+    OPT_CACHE_CONTROL, OPT_ENERGY
 };
 
 static const char short_opts[] = ":k:s:o:lqhV";
@@ -43,6 +43,7 @@ static const struct option long_opts[] = {
     { "roofline",     no_argument,       NULL, OPT_ROOFLINE },
     { "no-flush",     no_argument,       NULL, OPT_NO_FLUSH },
     { "cache-control", required_argument, NULL, OPT_CACHE_CONTROL },
+    { "energy",       required_argument, NULL, OPT_ENERGY },
     { "plugin",       required_argument, NULL, OPT_PLUGIN },
     { "baseline",     required_argument, NULL, OPT_BASELINE },
     { "quiet",        no_argument,       NULL, 'q' },
@@ -244,6 +245,15 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
     case OPT_BUILD_FACTS:  o->build_facts = 1;  return 0;
     case OPT_ROOFLINE:     o->roofline = 1;     return 0;
     case OPT_NO_FLUSH:     o->cache_control = "none"; return 0;
+    case OPT_ENERGY:
+        if (parse_finite("--energy", arg, &o->energy_s, err, errlen) < 0)
+            return -1;
+        if (o->energy_s < 0 || o->energy_s > 600) {
+            snprintf(err, errlen, "--energy: '%s' seconds is outside 0..600 "
+                     "(0: no energy window)", arg);
+            return -1;
+        }
+        return 0;
     case OPT_CACHE_CONTROL:
         if (strcmp(arg, "all") != 0 && strcmp(arg, "none") != 0) {
             snprintf(err, errlen, "--cache-control: '%s' is not all or none", arg);

@@ -45,6 +45,7 @@ typedef struct {
     const char *baseline;       /* --baseline FILE: diff the run with it */
     int list, list_metrics, build_facts, help, version, roofline, quiet;
     const char *cache_control;  /* --cache-control all|none (--no-flush: none) */
+    double energy_s;            /* --energy SECONDS, 0: not measured       */
     gp_scrub scrub;             /* what it means (gp_cache_control_scrub)      */
     int device;
 } gp_options;
@@ -57,11 +58,36 @@ typedef struct {
 int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen);
 void gp_cli_usage(FILE *f);
 
+typedef struct gp_nvml gp_nvml;
+
 typedef struct {
     int reps, warmup;
     gp_scrub scrub;             /* L2 before each timed launch and counter pass */
     gp_profiler *prof;          /* NULL: no counters                  */
+    double energy_s;            /* --energy window in seconds, 0: none */
+    gp_nvml *nvml;              /* its energy counter                  */
 } gp_run_opts;
+
+/* ---- energy per launch (energy.c, --energy SECONDS) ---- */
+typedef struct {
+    double sustained_ms;   /* mean time per launch, back to back (events)  */
+    double power_w;        /* mean board power between energy-counter steps */
+    double energy_j;       /* power_w x sustained_ms: joules per launch     */
+} gp_energy;
+
+/* Power from the counter's steps: times t[i] (s) and readings mj[i] (mJ),
+ * first to last.  0 with *watts; -1 if fewer than two steps or the
+ * counter went backwards. */
+int gp_energy_power(const double *t, const unsigned long long *mj, int n,
+                    double *watts);
+
+/* `launch` back to back for `seconds` (a quarter of that first, unmeasured;
+ * est_ms, one launch's time, sizes the window), the energy counter of `nv`
+ * polled while it runs.  0 with `out`, or -1 with a one-line `err`. */
+typedef int (*gp_energy_launch_fn)(void *ctx);
+int gp_energy_window(gp_nvml *nv, double seconds, double est_ms,
+                     gp_energy_launch_fn launch, void *ctx, gp_energy *out,
+                     char *err, size_t errlen);
 
 /* Device buffers for one shape and precision: A, B, C0 (initial C), C (the
  * kernel's output), R (the cuBLAS reference result), host copies. */

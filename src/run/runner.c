@@ -286,6 +286,39 @@ static int prepare_counted_launch(void *ctx)
     return e ? e : (int)cudaDeviceSynchronize();
 }
 
+/* --energy: the timed launch again, back to back (C reset first when
+ * beta != 0, as in the timed reps; no scrub: a sustained run keeps what
+ * the cache holds). */
+typedef struct {
+    gp_bench *b;
+    const gp_kernel *k;
+    gemm_args a;
+} energy_launch;
+
+static int launch_for_energy(void *ctx)
+{
+    energy_launch *el = ctx;
+    int e = el->b->beta != 0.0 ? prepare_c(el->b, 0) : 0;
+    return e ? e : el->k->launch(&el->a, 0, NULL);
+}
+
+static void measure_energy(gp_bench *b, const gp_kernel *k,
+                           const gp_run_opts *o, gp_row *r)
+{
+    energy_launch el = {b, k, args_for(b, b->C)};
+    gp_energy en;
+    char err[256];
+    if (gp_energy_window(o->nvml, o->energy_s, r->time_ms, launch_for_energy,
+                         &el, &en, err, sizeof err) < 0) {
+        fprintf(stderr, "gemmprof: warning: %s %ldx%ldx%ld: --energy: %s\n",
+                k->name, b->m, b->n, b->k, err);
+        return;
+    }
+    r->sustained_ms = en.sustained_ms;
+    r->power_w = en.power_w;
+    r->energy_j = en.energy_j;
+}
+
 static void collect_counters(gp_bench *b, const gp_kernel *k,
                              const gp_run_opts *o, gp_row *r)
 {
@@ -343,6 +376,8 @@ int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
             set_status(r, "allocating the L2 scrub buffer", e);
         else
             e = timed_reps(b, k, o, warmup, reps, r);
+        if (!e && o->energy_s > 0)
+            measure_energy(b, k, o, r);
     }
     if (!e && o->prof)
         collect_counters(b, k, o, r);

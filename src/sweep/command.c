@@ -61,7 +61,7 @@ static gp_bench *make_bench(const sweep_state *s, const gp_shape *sh)
 static void run_shape(sweep_state *s, const gp_shape *sh)
 {
     const gp_sweep_args *a = s->a;
-    gp_run_opts ro = {a->reps, a->warmup, a->scrub, NULL};
+    gp_run_opts ro = {.reps = a->reps, .warmup = a->warmup, .scrub = a->scrub};
     gp_bench *b = make_bench(s, sh);
     gp_row r;
     double ref_gflops = NAN;

@@ -54,6 +54,7 @@ static void defaults(void **state)
     assert_int_equal(o.list + o.list_metrics + o.help + o.version + o.roofline +
                      o.quiet, 0);
     assert_string_equal(o.cache_control, "all");
+    assert_near(o.energy_s, 0, 0);
     gp_scrub all;
     assert_int_equal(gp_scrub_parse(GP_CACHE_CONTROL_ALL, &all, err, sizeof err), 0);
     assert_memory_equal(&o.scrub, &all, sizeof all);
@@ -115,6 +116,22 @@ static void cache_control_option(void **state)
     setenv(GP_SCRUB_ENV, "bogus", 1);
     BAD("GEMMPROF_SCRUB=bogus: unknown L2 scrub 'bogus'", "-k", "naive", "-s", "8");
     unsetenv(GP_SCRUB_ENV);
+}
+
+static void energy_option(void **state)
+{
+    (void)state;
+    assert_int_equal(PARSE("-k", "naive", "-s", "8", "--energy", "2.5"), 0);
+    assert_near(o.energy_s, 2.5, 0);
+    assert_int_equal(PARSE("-k", "naive", "-s", "8", "--energy=0"), 0);
+    assert_near(o.energy_s, 0, 0);
+    BAD("--energy: '-1' seconds is outside", "-k", "naive", "-s", "8", "--energy", "-1");
+    BAD("--energy: '601' seconds is outside", "-k", "naive", "-s", "8", "--energy", "601");
+    BAD("--energy: 'soon' is not a finite number", "-k", "naive", "-s", "8",
+        "--energy", "soon");
+    BAD("--energy: 'nan' is not a finite number", "-k", "naive", "-s", "8",
+        "--energy", "nan");
+    BAD("option '--energy' needs an argument", "-k", "naive", "-s", "8", "--energy");
 }
 
 static void kernel_all_and_repeats_drop_duplicates(void **state)
@@ -280,7 +297,7 @@ static void usage_covers_every_option(void **state)
         "--kernel", "-k,", "--size", "-s,", "--sizes", "--mnk", "--alpha", "--beta",
         "--reps", "--warmup", "--seed", "--out", "-o,", "--metrics",
         "--device", "--list", "-l,", "--list-metrics", "--roofline",
-        "--no-flush", "--cache-control", "--quiet", "-q,", "--help", "-h,",
+        "--no-flush", "--cache-control", "--energy", "--quiet", "-q,", "--help", "-h,",
         "--version", "-V,",
         "probe", "plot", "report", "diff", "sweep", "--baseline", "Exit status",
         "Usage: gemmprof",
@@ -304,6 +321,7 @@ int main(void)
         cmocka_unit_test(defaults),
         cmocka_unit_test(every_option_is_stored),
         cmocka_unit_test(cache_control_option),
+        cmocka_unit_test(energy_option),
         cmocka_unit_test(kernel_all_and_repeats_drop_duplicates),
         cmocka_unit_test(options_may_follow_sizes_and_be_abbreviated),
         cmocka_unit_test(parse_is_repeatable),

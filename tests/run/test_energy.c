@@ -1,0 +1,109 @@
+/* test_energy.c - --energy: power from the energy counter's steps (CPU),
+ * and a window on the GPU whose numbers a board can produce: a real
+ * kernel's power between idle and several times any TDP, its sustained
+ * time near its timed median, its joules the product of the two. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "gpu_skip.h"
+#include "near.h"
+#include "probe/probe.h"
+#include "registry/registry.h"
+#include "run/run.h"
+
+/* ---- CPU: power between the first and the last step ---- */
+
+static void power_is_energy_over_time_between_steps(void **state)
+{
+    (void)state;
+    /* three steps 100 ms apart, 60 J each: 600 W; the middle step's
+     * reading does not matter, only first and last */
+    double t[] = {10.0, 10.1, 10.2};
+    unsigned long long mj[] = {5000000ULL, 5090000ULL, 5120000ULL};
+    double w = 0;
+    assert_int_equal(gp_energy_power(t, mj, 3, &w), 0);
+    assert_near(w, 120.0 / 0.2, 1e-9);
+}
+
+static void too_few_steps_or_backwards_counter_fail(void **state)
+{
+    (void)state;
+    double t[] = {1.0, 2.0}, w = -1;
+    unsigned long long mj[] = {1000, 500};
+    assert_int_equal(gp_energy_power(t, mj, 1, &w), -1);    /* one step */
+    assert_int_equal(gp_energy_power(t, mj, 0, &w), -1);
+    assert_int_equal(gp_energy_power(t, mj, 2, &w), -1);    /* went back */
+    double same[] = {1.0, 1.0};
+    unsigned long long up[] = {1000, 2000};
+    assert_int_equal(gp_energy_power(same, up, 2, &w), -1); /* no time */
+    assert_near(w, -1, 0);                           /* untouched */
+}
+
+static int never_called(void *ctx)
+{
+    (void)ctx;
+    fail_msg("launched without an energy counter");
+    return 1;
+}
+
+static void no_counter_is_one_line_and_no_launch(void **state)
+{
+    (void)state;
+    gp_energy en;
+    char err[256] = "";
+    assert_int_equal(gp_energy_window(NULL, 1.0, 1.0, never_called, NULL, &en,
+                                      err, sizeof err), -1);
+    assert_non_null(strstr(err, "no energy counter"));
+    assert_null(strchr(err, '\n'));
+    assert_true(isnan(en.energy_j) && isnan(en.power_w) && isnan(en.sustained_ms));
+}
+
+/* ---- GPU: a window on a real kernel ---- */
+
+static void window_on_a_real_kernel(void **state)
+{
+    (void)state;
+    GP_REQUIRE_GPU();
+    gp_nvml *nv = gp_nvml_open(0);
+    unsigned long long mj;
+    if (!nv || gp_nvml_energy_mj(nv, &mj) != 0) {
+        gp_nvml_close(nv);
+        skip();      /* a GPU without the counter (before Volta, some VMs) */
+    }
+    char err[512];
+    gp_bench *b = gp_bench_create(GP_FP32, 1024, 1024, 1024, 1.0, 0.0, 7, err,
+                                  sizeof err);
+    if (!b)
+        fail_msg("bench: %s", err);
+    const gp_kernel *k = gp_registry_find("warptiling");
+    assert_non_null(k);
+    gp_run_opts o = {.reps = 10, .warmup = 2, .energy_s = 1.0, .nvml = nv};
+    gp_row r;
+    assert_int_equal(gp_bench_run(b, k, &o, &r), 0);
+    printf("# warptiling 1024^3: median %.4f ms, sustained %.4f ms, %.1f W, "
+           "%.4f J a launch\n", r.time_ms, r.sustained_ms, r.power_w, r.energy_j);
+    assert_true(r.power_w > 20 && r.power_w < 5000);
+    assert_true(r.sustained_ms > r.time_ms / 3 && r.sustained_ms < 3 * r.time_ms);
+    assert_near(r.energy_j, r.power_w * r.sustained_ms / 1e3, 1e-12);
+    /* a run without --energy leaves the columns NA */
+    o.energy_s = 0;
+    assert_int_equal(gp_bench_run(b, k, &o, &r), 0);
+    assert_true(isnan(r.energy_j) && isnan(r.power_w) && isnan(r.sustained_ms));
+    gp_bench_destroy(b);
+    gp_nvml_close(nv);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(power_is_energy_over_time_between_steps),
+        cmocka_unit_test(too_few_steps_or_backwards_counter_fail),
+        cmocka_unit_test(no_counter_is_one_line_and_no_launch),
+        cmocka_unit_test(window_on_a_real_kernel),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
