@@ -18,6 +18,8 @@
  * - energy per launch = power x sustained time per launch: the two come
  *   from the same stretch of back-to-back launches. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -27,7 +29,6 @@
 
 #define MAX_STEPS 100000
 #define MAX_LAUNCHES 10000000.0
-#define POLL_S 1e-3
 
 int gp_energy_power(const double *t, const unsigned long long *mj, int n,
                     double *watts)
@@ -38,47 +39,66 @@ int gp_energy_power(const double *t, const unsigned long long *mj, int n,
     return 0;
 }
 
+/* The poller runs on its own thread: a first version read the counter
+ * between launches, at most once a millisecond, and on the H100 the loop
+ * then ran one 0.11 ms kernel per 3.3 ms (the GPU starved; tests/run/
+ * test_energy.c prints what one read costs). */
 typedef struct {
     gp_nvml *nv;
+    int device;
     cudaEvent_t start, end;
-    int recorded;                /* events recorded so far (0, 1, 2): an
-                                    event never recorded reads complete  */
-    int started, ended;          /* events seen complete                  */
-    unsigned long long last;     /* counter at the last poll              */
-    double last_poll;
-    double *t;
-    unsigned long long *mj;
+    atomic_int recorded;         /* events recorded (0, 1, 2): an event never
+                                    recorded reads complete               */
+    atomic_int stop;
+    int started, ended;          /* events seen complete (poller only)    */
+    double *t;                   /* steps inside the window: time (s)     */
+    unsigned long long *mj;      /* and reading                           */
     int n;
 } window;
 
-/* One poll: note the events that completed, then the counter; a step seen
- * between the start and the end event is kept. */
-static void poll(window *w)
+static void *poller(void *arg)
 {
-    unsigned long long e;
-    w->last_poll = gp_seconds();
-    if (w->recorded >= 1 && !w->started && cudaEventQuery(w->start) == cudaSuccess)
-        w->started = 1;
-    if (w->recorded == 2 && w->started && !w->ended &&
-        cudaEventQuery(w->end) == cudaSuccess)
-        w->ended = 1;
-    if (gp_nvml_energy_mj(w->nv, &e) != 0)
-        return;
-    if (e != w->last && w->started && !w->ended && w->n < MAX_STEPS) {
-        w->t[w->n] = w->last_poll;
-        w->mj[w->n++] = e;
+    window *w = arg;
+    unsigned long long last = 0, e;
+    int have = 0;
+    struct timespec nap = {0, 500000};
+    cudaSetDevice(w->device);
+    while (!atomic_load(&w->stop) && !w->ended) {
+        int rec = atomic_load(&w->recorded);
+        if (rec >= 1 && !w->started && cudaEventQuery(w->start) == cudaSuccess)
+            w->started = 1;
+        if (rec == 2 && w->started && cudaEventQuery(w->end) == cudaSuccess)
+            w->ended = 1;
+        double t0 = gp_seconds();
+        if (gp_nvml_energy_mj(w->nv, &e) == 0) {
+            /* a step seen while the window ran (it may have happened any
+             * time since the last read: the read's midpoint stands for it,
+             * the same convention at both ends) */
+            if (have && e != last && w->started && !w->ended && w->n < MAX_STEPS) {
+                w->t[w->n] = 0.5 * (t0 + gp_seconds());
+                w->mj[w->n++] = e;
+            }
+            last = e;
+            have = 1;
+        }
+        nanosleep(&nap, NULL);
     }
-    w->last = e;
+    return NULL;
 }
 
-static int launches(gp_energy_launch_fn launch, void *ctx, double count, window *w)
+/* `count` launches, fewer if they take far longer than the window was
+ * sized for (est_ms wrong): *done says how many. */
+static int launches(gp_energy_launch_fn launch, void *ctx, double count,
+                    double deadline, double *done)
 {
-    for (double i = 0; i < count; i++) {
+    for (*done = 0; *done < count; (*done)++) {
         int e = launch(ctx);
         if (e)
             return e;
-        if (gp_seconds() - w->last_poll >= POLL_S)
-            poll(w);
+        if (((long)*done & 63) == 63 && gp_seconds() > deadline) {
+            (*done)++;
+            break;
+        }
     }
     return 0;
 }
@@ -86,24 +106,18 @@ static int launches(gp_energy_launch_fn launch, void *ctx, double count, window 
 static int run_window(window *w, double seconds, double est_ms,
                       gp_energy_launch_fn launch, void *ctx, double *count)
 {
-    double n = ceil(seconds * 1e3 / est_ms);
-    *count = n < 4 ? 4 : n > MAX_LAUNCHES ? MAX_LAUNCHES : n;
-    int e = launches(launch, ctx, ceil(*count / 4), w);   /* settle, unmeasured */
+    double n = ceil(seconds * 1e3 / est_ms), settle;
+    n = n < 4 ? 4 : n > MAX_LAUNCHES ? MAX_LAUNCHES : n;
+    double t0 = gp_seconds();
+    int e = launches(launch, ctx, ceil(n / 4), t0 + seconds, &settle);
     if (!e && !(e = cudaEventRecord(w->start, 0)))
-        w->recorded = 1;
+        atomic_store(&w->recorded, 1);
     if (!e)
-        e = launches(launch, ctx, *count, w);
+        e = launches(launch, ctx, n, t0 + 3 * seconds + 1, count);
     if (!e && !(e = cudaEventRecord(w->end, 0)))
-        w->recorded = 2;
-    struct timespec nap = {0, 200000};
-    while (!e && !w->ended) {
-        cudaError_t q = cudaEventQuery(w->end);
-        if (q != cudaSuccess && q != cudaErrorNotReady)
-            return q;
-        poll(w);
-        if (!w->ended)
-            nanosleep(&nap, NULL);
-    }
+        atomic_store(&w->recorded, 2);
+    if (!e)
+        e = cudaEventSynchronize(w->end);
     return e;
 }
 
@@ -118,21 +132,33 @@ int gp_energy_window(gp_nvml *nv, double seconds, double est_ms,
                  "nvmlDeviceGetTotalEnergyConsumption, Volta and later)");
         return -1;
     }
-    window w = {.nv = nv, .last = first, .last_poll = gp_seconds()};
+    window w = {.nv = nv};
+    cudaGetDevice(&w.device);
     w.t = malloc(MAX_STEPS * sizeof *w.t);
     w.mj = malloc(MAX_STEPS * sizeof *w.mj);
-    int rc = -1;
+    int rc = -1, threaded = 0;
     double count = 0;
     float ms = 0;
     cudaError_t e = (w.t && w.mj) ? cudaSuccess : cudaErrorMemoryAllocation;
     if (!e && !(e = cudaEventCreate(&w.start)) && !(e = cudaEventCreate(&w.end))) {
-        e = (cudaError_t)run_window(&w, seconds, est_ms > 0 ? est_ms : 1.0,
-                                    launch, ctx, &count);
+        pthread_t th;
+        threaded = pthread_create(&th, NULL, poller, &w) == 0;
+        e = threaded ? (cudaError_t)run_window(&w, seconds, est_ms > 0 ? est_ms : 1.0,
+                                               launch, ctx, &count)
+                     : cudaErrorUnknown;
+        if (threaded) {
+            /* the poller stops on its own once it saw the end event */
+            for (int i = 0; i < 2000 && !e && !w.ended; i++)
+                nanosleep(&(struct timespec){0, 1000000}, NULL);
+            atomic_store(&w.stop, 1);
+            pthread_join(th, NULL);
+        }
         if (!e)
             e = cudaEventElapsedTime(&ms, w.start, w.end);
     }
     if (e) {
-        snprintf(err, errlen, "energy window: %s", cudaGetErrorString(e));
+        snprintf(err, errlen, "energy window: %s", threaded ? cudaGetErrorString(e)
+                 : "could not start the energy counter's thread");
     } else if (gp_energy_power(w.t, w.mj, w.n, &out->power_w) != 0) {
         snprintf(err, errlen, "energy window of %.2f s saw %d steps of the energy "
                  "counter (it steps about every 100 ms): use a longer --energy",

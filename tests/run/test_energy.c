@@ -74,6 +74,10 @@ static void window_on_a_real_kernel(void **state)
         gp_nvml_close(nv);
         skip();      /* a GPU without the counter (before Volta, some VMs) */
     }
+    double t0 = gp_seconds();
+    for (int i = 0; i < 20; i++)
+        gp_nvml_energy_mj(nv, &mj);
+    printf("# one NVML energy read: %.3f ms\n", (gp_seconds() - t0) / 20 * 1e3);
     char err[512];
     gp_bench *b = gp_bench_create(GP_FP32, 1024, 1024, 1024, 1.0, 0.0, 7, err,
                                   sizeof err);
