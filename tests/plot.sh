@@ -253,6 +253,25 @@ if command -v pdflatex >/dev/null; then
 else
     skip report/writeup_example_builds "pdflatex not installed (texlive-latex-base, -recommended)"
 fi
+[ ! -e "$D/tables/energy.md" ] && pass report/no_energy_table_without_energy ||
+    fail report/no_energy_table_without_energy "$(cat "$D/tables/energy.md")"
+# Rows measured with --energy get an energy table: the committed H100 TF32 run,
+# its ratios recomputed here from the CSV's own columns.
+E=$here/../reports/data/h100/tf32-bench/energy-b72f747/tf32-square.csv
+if [ -s "$E" ]; then
+    "$GP" report "$E" --size 8192 --out "$TMP/energy" --name energy >/dev/null 2>"$TMP/err"
+    want=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        $c["m"] == 8192 { s[$c["kernel"]] = $c["sustained_ms"]; j[$c["kernel"]] = $c["energy_j"] }
+        END { printf "| tf32_wgmma_rs | tf32 | %s | %.1f | %.1f |", "", 100 * s["cublas_tf32"] / s["tf32_wgmma_rs"],
+              100 * j["tf32_wgmma_rs"] / j["cublas_tf32"] }' "$E")
+    got=$(awk -F' [|] ' '/^[|] tf32_wgmma_rs / { printf "| %s | %s | %s | %s | %s |", "tf32_wgmma_rs", $2, "", $5, $8 }' \
+          "$TMP/energy/energy/tables/energy.md" 2>/dev/null)
+    [ -n "$want" ] && [ "$got" = "$want" ] && grep -q '^| cublas_tf32 | tf32 |.* 100.0 |' "$TMP/energy/energy/tables/energy.md" &&
+        pdftotext -raw "$TMP/energy/energy/report.pdf" - 2>/dev/null | grep -q '^Table [0-9]*\. Energy at size 8192' &&
+        pass report/energy_table || fail report/energy_table "want '$want', got '$got': $(cat "$TMP/err")"
+else
+    skip report/energy_table "no reports/data/h100/tf32-bench/energy-b72f747"
+fi
 first=$(pages "$D/report.pdf")
 "$GP" report "$RUN" --ceilings "$CEIL" --out "$R" --name run-fixture >/dev/null 2>&1
 [ "$(pages "$D/report.pdf")" -lt "$first" ] && [ ! -e "$D/figures/crossover-tiled.pdf" ] &&

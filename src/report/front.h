@@ -8,8 +8,9 @@
 #include "tables.h"
 
 /* The report's tables as report.pdf shows them: a family's summary (the
- * columns that fit a page), GFLOP/s by size, the tile configurations. */
-enum { GP_RT_FAMILY, GP_RT_BY_SIZE, GP_RT_CONFIGS };
+ * columns that fit a page), GFLOP/s by size, the tile configurations, and
+ * energy where the rows were measured with --energy. */
+enum { GP_RT_FAMILY, GP_RT_BY_SIZE, GP_RT_CONFIGS, GP_RT_ENERGY };
 
 typedef struct {
     gp_table t;

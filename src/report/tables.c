@@ -139,6 +139,77 @@ int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f
     return 0;
 }
 
+/* ---- energy (rows measured with --energy) ---- */
+
+static double get_sustained(const gp_row *r) { return r->sustained_ms; }
+static double get_power(const gp_row *r) { return r->power_w; }
+static double get_energy(const gp_row *r) { return r->energy_j; }
+
+/* GFLOP per joule: the GEMM's 2mnk over one launch's joules. */
+static double get_gflop_per_j(const gp_row *r)
+{
+    double flop = isnan(r->flop_2mnk) ? 2.0 * r->m * r->n * r->k : r->flop_2mnk;
+    return r->m > 0 && r->energy_j > 0 ? flop / r->energy_j / 1e9 : NAN;
+}
+
+/* a / b of the same getter for series k and the precision's cuBLAS, x100. */
+static double pct_of_cublas(const gp_where *w, const gp_key *k, gp_getter get,
+                            int cublas_over_k)
+{
+    gp_key ref;
+    if (gp_cublas_key(w, k->precision, &ref) < 0)
+        return NAN;
+    double a = gp_median(w, k, get), b = gp_median(w, &ref, get);
+    if (!(a > 0 && b > 0))
+        return NAN;
+    return 100 * (cublas_over_k ? b / a : a / b);
+}
+
+int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t)
+{
+    static const char *const head[] = {
+        "kernel", "precision", "time ms", "sustained ms", "sustained % cuBLAS",
+        "W", "J/launch", "J % cuBLAS", "GFLOP/J",
+    };
+    memset(t, 0, sizeof *t);
+    t->ncol = (int)(sizeof head / sizeof head[0]);
+    for (int i = 0; i < t->ncol; i++) {
+        gp_fmt(t->head[i], sizeof t->head[i], "%s", head[i]);
+        t->align[i] = i < 2 ? 'l' : 'r';
+    }
+    gp_where any = { .d = d, .need = get_energy };
+    if (gp_shape_choose(&any, size, t->shape) < 0)
+        return 1;                                  /* nothing measured --energy */
+    gp_where w = { .d = d, .need = get_energy, .shape = t->shape };
+    gp_key *k;
+    int n = gp_keys(&w, &k);
+    if (n <= 0 || table_alloc(t, n) < 0) {
+        free(k);
+        return n <= 0 ? 1 : -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char (*c)[64] = t->cell[t->nrow++];
+        gp_kernel_label(k[i].kernel, c[0], 64);
+        gp_fmt(c[1], 64, "%s", k[i].precision);
+        cell_num(c[2], "%.4f", gp_median(&w, &k[i], get_time));
+        cell_num(c[3], "%.4f", gp_median(&w, &k[i], get_sustained));
+        cell_num(c[4], "%.1f", pct_of_cublas(&w, &k[i], get_sustained, 1));
+        cell_num(c[5], "%.0f", gp_median(&w, &k[i], get_power));
+        cell_num(c[6], "%.4g", gp_median(&w, &k[i], get_energy));
+        cell_num(c[7], "%.1f", pct_of_cublas(&w, &k[i], get_energy, 0));
+        cell_num(c[8], "%.1f", gp_median(&w, &k[i], get_gflop_per_j));
+    }
+    char sz[64];
+    gp_shape_str(t->shape, sz, sizeof sz);
+    gp_fmt(t->caption, sizeof t->caption, "Energy at size %s on %s (--energy: each kernel "
+           "back to back after its timed reps; sustained %% cuBLAS = cuBLAS's sustained "
+           "time / the kernel's; medians over repeated rows)", sz,
+           gp_meta_get(&d->meta, "gpu_name") ? gp_meta_get(&d->meta, "gpu_name")
+                                             : "an unknown GPU");
+    free(k);
+    return 0;
+}
+
 void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out)
 {
     for (int i = 0; i < d->nrows; i++) {

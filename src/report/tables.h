@@ -40,6 +40,11 @@ int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_ta
  * headings); and the tile configs: kernel, precision, config.  0 or -1. */
 int gp_table_brief(const gp_table *summary, gp_table *out);
 int gp_table_configs(const gp_table *summary, gp_table *out);
+/* Rows measured with --energy at one size (`size`, or the largest most
+ * have): burst and sustained time, sustained % of cuBLAS, watts, joules
+ * per launch and as % of cuBLAS's, GFLOP per joule.  0, 1 if no row has
+ * energy, -1 out of memory. */
+int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t);
 /* Rows skipped at the table's size, "kernel: why", one line each. */
 void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out);
 void gp_table_free(gp_table *t);

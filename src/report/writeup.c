@@ -74,6 +74,28 @@ static int family_tables(report *r, const gp_family *f, char *err, size_t errlen
     return write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
 }
 
+/* Energy, if any row was measured with --energy. */
+static int energy_table(report *r, char *err, size_t errlen)
+{
+    gp_table e;
+    int rc = gp_table_energy(r->d, r->a->size, &e);
+    if (rc != 0) {
+        gp_table_free(&e);
+        if (rc < 0)
+            gp_fmt(err, errlen, "out of memory");
+        return rc < 0 ? -1 : 0;
+    }
+    gp_report_table *t = add_table(r, GP_RT_ENERGY);
+    if (!t) {
+        gp_table_free(&e);
+        gp_fmt(err, errlen, "out of memory");
+        return -1;
+    }
+    t->t = e;
+    gp_fmt(t->stem, sizeof t->stem, "energy");
+    return write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
+}
+
 int gp_report_tables(report *r, char *err, size_t errlen)
 {
     gp_table all, brief, by;
@@ -109,6 +131,8 @@ int gp_report_tables(report *r, char *err, size_t errlen)
         rc = -1;
     }
     gp_table_free(&all);
+    if (rc == 0)
+        rc = energy_table(r, err, errlen);
     return rc;
 }
 

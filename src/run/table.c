@@ -44,6 +44,9 @@ void gp_table_row(FILE *f, const gp_row *r, int name_width)
     num(f, "%*.1f", 8, r->pct_cublas);
     fprintf(f, " %-8s ", r->verified == 1 ? "yes" : r->verified == 0 ? "NO" : "NA");
     num(f, "%*.2e", 9, r->rel_err_fro);
+    if (!isnan(r->energy_j))     /* --energy: what the window measured */
+        fprintf(f, "  sustained %.4f ms, %.0f W, %.4g J", r->sustained_ms, r->power_w,
+                r->energy_j);
     if (r->verified != 1 && r->status[0])
         fprintf(f, "  %s", r->status);
     fputc('\n', f);

@@ -100,11 +100,29 @@ static void narrow_without_long_names(void **state)
     assert_int_equal(column_at(lines[2], 1), 7);
 }
 
+/* A row measured with --energy says what its window measured; one without
+ * says nothing about energy. */
+static void energy_only_where_measured(void **state)
+{
+    (void)state;
+    const gp_kernel a = { "naive", GP_FP32, "", NULL };
+    const gp_kernel *k[] = { &a };
+    gp_row rows[] = { row("naive", "fp32", 256), row("naive", "fp32", 512) };
+    rows[1].sustained_ms = 2.25;
+    rows[1].power_w = 612.4;
+    rows[1].energy_j = 1.3779;
+    char lines[16][256];
+    assert_int_equal(print(k, 1, rows, 2, lines), 4);
+    assert_null(strstr(lines[2], "sustained"));
+    assert_non_null(strstr(lines[3], "  sustained 2.2500 ms, 612 W, 1.378 J\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(columns_line_up_after_long_names),
         cmocka_unit_test(narrow_without_long_names),
+        cmocka_unit_test(energy_only_where_measured),
     };
     return cmocka_run_group_tests_name("run_table", tests, NULL, NULL);
 }
