@@ -35,14 +35,27 @@ static double get_pct(const gp_row *r) { return r->pct_cublas; }
 static double get_time(const gp_row *r) { return r->time_ms; }
 static double get_regs(const gp_row *r) { return r->regs_per_thread; }
 
+
+/* 100 x series k's median of get() over the precision's cuBLAS's (or,
+ * cublas_over_k, cuBLAS's over k's: for times); NAN without cuBLAS or a
+ * positive divisor. */
+static double pct_of_cublas(const gp_where *w, const gp_key *k, gp_getter get,
+                            int cublas_over_k)
+{
+    gp_key ref;
+    if (gp_cublas_key(w, k->precision, &ref) < 0)
+        return NAN;
+    double a = gp_median(w, k, get), b = gp_median(w, &ref, get);
+    if (cublas_over_k)
+        return a > 0 && b > 0 ? 100 * b / a : NAN;
+    return b > 0 ? 100 * a / b : NAN;
+}
+
+/* The row's own pct_cublas, else GFLOP/s against cuBLAS's in the data. */
 static double pct_cublas(const gp_where *w, const gp_key *k)
 {
     double p = gp_median(w, k, get_pct);
-    gp_key ref;
-    if (!isnan(p) || gp_cublas_key(w, k->precision, &ref) < 0)
-        return p;
-    double g = gp_median(w, k, gp_get_gflops), gr = gp_median(w, &ref, gp_get_gflops);
-    return gr > 0 ? 100 * g / gr : NAN;
+    return isnan(p) ? pct_of_cublas(w, k, gp_get_gflops, 0) : p;
 }
 
 static double speedup(const gp_where *w, const gp_key *k)
@@ -152,18 +165,6 @@ static double get_gflop_per_j(const gp_row *r)
     return r->m > 0 && r->energy_j > 0 ? flop / r->energy_j / 1e9 : NAN;
 }
 
-/* a / b of the same getter for series k and the precision's cuBLAS, x100. */
-static double pct_of_cublas(const gp_where *w, const gp_key *k, gp_getter get,
-                            int cublas_over_k)
-{
-    gp_key ref;
-    if (gp_cublas_key(w, k->precision, &ref) < 0)
-        return NAN;
-    double a = gp_median(w, k, get), b = gp_median(w, &ref, get);
-    if (!(a > 0 && b > 0))
-        return NAN;
-    return 100 * (cublas_over_k ? b / a : a / b);
-}
 
 int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t)
 {

@@ -50,7 +50,9 @@ typedef struct {
     atomic_int recorded;         /* events recorded (0, 1, 2): an event never
                                     recorded reads complete               */
     atomic_int stop;
-    int started, ended;          /* events seen complete (poller only)    */
+    int started;                 /* start event seen complete (poller)    */
+    atomic_int ended;            /* end event seen complete: the poller
+                                    sets it, the launching thread waits  */
     double *t;                   /* steps inside the window: time (s)     */
     unsigned long long *mj;      /* and reading                           */
     int n;
@@ -63,18 +65,19 @@ static void *poller(void *arg)
     int have = 0;
     struct timespec nap = {0, 500000};
     cudaSetDevice(w->device);
-    while (!atomic_load(&w->stop) && !w->ended) {
+    while (!atomic_load(&w->stop) && !atomic_load(&w->ended)) {
         int rec = atomic_load(&w->recorded);
         if (rec >= 1 && !w->started && cudaEventQuery(w->start) == cudaSuccess)
             w->started = 1;
         if (rec == 2 && w->started && cudaEventQuery(w->end) == cudaSuccess)
-            w->ended = 1;
+            atomic_store(&w->ended, 1);
         double t0 = gp_seconds();
         if (gp_nvml_energy_mj(w->nv, &e) == 0) {
             /* a step seen while the window ran (it may have happened any
              * time since the last read: the read's midpoint stands for it,
              * the same convention at both ends) */
-            if (have && e != last && w->started && !w->ended && w->n < MAX_STEPS) {
+            if (have && e != last && w->started && !atomic_load(&w->ended) &&
+                w->n < MAX_STEPS) {
                 w->t[w->n] = 0.5 * (t0 + gp_seconds());
                 w->mj[w->n++] = e;
             }
@@ -148,7 +151,7 @@ int gp_energy_window(gp_nvml *nv, double seconds, double est_ms,
                      : cudaErrorUnknown;
         if (threaded) {
             /* the poller stops on its own once it saw the end event */
-            for (int i = 0; i < 2000 && !e && !w.ended; i++)
+            for (int i = 0; i < 2000 && !e && !atomic_load(&w.ended); i++)
                 nanosleep(&(struct timespec){0, 1000000}, NULL);
             atomic_store(&w.stop, 1);
             pthread_join(th, NULL);
