@@ -47,15 +47,24 @@ __device__ __forceinline__ void gp_mbar_arrive(uint64_t *bar)
                  :: "r"(gp_smem_u32(bar)) : "memory");
 }
 
-/* Block until the phase of parity `parity` has completed. */
+/* Block until the phase of parity `parity` has completed.  Built with
+ * -DGP_MBAR_HINT (in the environment's NVCCFLAGS: make's command line would
+ * replace the -gencode options too), each retry passes try_wait a suspend
+ * hint of 10 ms, so a waiting warp sleeps until the phase completes
+ * (NANOSLEEP.SYNCS in SASS, as cuBLAS's TF32 kernel waits) instead of
+ * polling: an experiment on energy, reports/ladder-notes.md. */
 __device__ __forceinline__ void gp_mbar_wait(uint64_t *bar, unsigned parity)
 {
     uint32_t done;
     do {
         asm volatile("{\n .reg .pred p;\n"
+#ifdef GP_MBAR_HINT
+                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n"
+#else
                      " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+#endif
                      " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done) : "r"(gp_smem_u32(bar)), "r"(parity) : "memory");
+                     : "=r"(done) : "r"(gp_smem_u32(bar)), "r"(parity), "n"(10000000) : "memory");
     } while (!done);
 }
 

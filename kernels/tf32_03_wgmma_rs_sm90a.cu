@@ -48,5 +48,5 @@
 extern "C" int gp_tf32_wgmma_rs(const gemm_args *a, cudaStream_t s,
                                 gp_launch_info *info)
 {
-    return rs_gemm<1>(a, s, info);
+    return rs_gemm<1>(a, false, s, info);
 }

@@ -35,5 +35,5 @@
 extern "C" int gp_tf32_wgmma_mc(const gemm_args *a, cudaStream_t s,
                                 gp_launch_info *info)
 {
-    return rs_gemm<2>(a, s, info);
+    return rs_gemm<2>(a, false, s, info);
 }

@@ -3,6 +3,11 @@
  * what each adds).  Template CL: blocks per cluster that share the A tile
  * by TMA multicast (1: none).  Include only from *_sm90a.cu files.
  *
+ * Template P: persistent, the grid only as large as the GPU holds at once
+ * (tf32_05_wgmma_persistent); each block (cluster) then takes tiles
+ * ct, ct + G, ct + 2G, ... of the G launched.  The kernel always loops over
+ * tiles that way, so without P (grid = every tile) the loop runs once.
+ *
  * Layout, per block of 256 (m) x 128 (n) x 32 (k), 384 threads: warpgroup 0
  * produces (one thread issues TMA; or all 128 copy with cp.async when the
  * strides rule TMA out); warpgroups 1 and 2 consume, each D' = C^T rows
@@ -29,17 +34,24 @@
 #define RSMEM_BYTES ((size_t)RSTAGES * RSTAGE_BYTES + 1024) /* + alignment */
 #define RNT 384
 
-/* Which 256x128 tile this block computes.  Clusters of CL blocks (CL
- * consecutive block ids) take CL neighbouring tiles of one block row (they
- * share its A tile); clusters walk down RGROUP block rows before moving
- * right (L2 reuse, as tf32_wgmma).  With n not a multiple of CL tiles the
- * last block of a row lies past n: it still loads and shares its part of
- * A, and stores nothing. */
+/* Cluster tiles: CL neighbouring 256x128 tiles of one block row. */
 template <int CL>
-__device__ __forceinline__ void rs_tile_of(int m, int n, int *bm, int *bn)
+__host__ __device__ __forceinline__ int rs_cluster_tiles(int m, int n)
+{
+    return GP_CDIV(m, RBM) * GP_CDIV(GP_CDIV(n, RBN), CL);
+}
+
+/* Which 256x128 tile this block computes of cluster tile `id`.  The CL
+ * blocks of a cluster take CL neighbouring tiles of one block row (they
+ * share its A tile); cluster tiles walk down RGROUP block rows before
+ * moving right (L2 reuse, as tf32_wgmma).  With n not a multiple of CL
+ * tiles the last block of a row lies past n: it still loads and shares its
+ * part of A, and stores nothing. */
+template <int CL>
+__device__ __forceinline__ void rs_tile_of(int m, int n, int id, int *bm, int *bn)
 {
     int tiles_m = GP_CDIV(m, RBM), cols = GP_CDIV(GP_CDIV(n, RBN), CL);
-    int id = blockIdx.x / CL, per_group = RGROUP * cols;
+    int per_group = RGROUP * cols;
     int first = id / per_group * RGROUP;
     int rows = min(tiles_m - first, RGROUP);
     *bm = first + id % per_group % rows;
@@ -62,6 +74,14 @@ struct rs_args {
     bool vec_c;
 };
 
+/* The cluster tiles of this block: blockIdx.x / CL, then every G-th,
+ * G = the clusters launched.  Producer and consumers walk the same list,
+ * and stages are numbered across tiles (`g`), so the producer fills the
+ * next tile's stages while the consumers still store this one's C. */
+#define RS_FOR_EACH_TILE(CL, p, ct)                                            \
+    for (int ct = blockIdx.x / (CL); ct < rs_cluster_tiles<CL>((p).m, (p).n); \
+         ct += gridDim.x / (CL))
+
 /* TMA producer (one thread): per k tile the A tile (256 x 32) and four
  * 32 x 32 boxes of B, completing on full[s] with the stage's byte count.
  * In a cluster of CL blocks each loads 1/CL of the A tile and multicasts
@@ -71,29 +91,36 @@ struct rs_args {
 template <int CL>
 __device__ __forceinline__ void rs_produce_tma(const CUtensorMap *tmA,
                                                const CUtensorMap *tmB,
-                                               uint8_t *smem, uint64_t *full,
-                                               uint64_t *empty, int row0,
-                                               int col0, int ktiles)
+                                               const rs_args &p, uint8_t *smem,
+                                               uint64_t *full, uint64_t *empty,
+                                               int ktiles)
 {
     const int part = RBM / CL;                /* A rows this block loads */
     const unsigned rank = CL > 1 ? gp_cluster_ctarank() : 0;
     gp_tma_prefetch(tmA);
     gp_tma_prefetch(tmB);
-    for (int kt = 0; kt < ktiles; ++kt) {
-        int s = kt % RSTAGES;
-        if (kt >= RSTAGES) /* phase kt/S - 1 of empty[s]: the last reader left */
-            gp_mbar_wait(&empty[s], (kt / RSTAGES - 1) & 1);
-        uint8_t *st = smem + s * RSTAGE_BYTES;
-        gp_mbar_arrive_tx(&full[s], RSTAGE_BYTES);
-        if (CL > 1)
-            gp_tma_load_2d_multicast(st + rank * part * 128, tmA, &full[s], kt * RBK,
-                                     row0 + rank * part, (uint16_t)((1u << CL) - 1));
-        else
-            gp_tma_load_2d(st, tmA, &full[s], kt * RBK, row0);
+    unsigned g = 0; /* stages filled so far, over all tiles */
+    RS_FOR_EACH_TILE(CL, p, ct) {
+        int bm, bn;
+        rs_tile_of<CL>(p.m, p.n, ct, &bm, &bn);
+        int row0 = bm * RBM, col0 = bn * RBN;
+        for (int kt = 0; kt < ktiles; ++kt, ++g) {
+            unsigned s = g % RSTAGES;
+            if (g >= RSTAGES) /* phase g/S - 1 of empty[s]: the last reader left */
+                gp_mbar_wait(&empty[s], (g / RSTAGES - 1) & 1);
+            uint8_t *st = smem + s * RSTAGE_BYTES;
+            gp_mbar_arrive_tx(&full[s], RSTAGE_BYTES);
+            if (CL > 1)
+                gp_tma_load_2d_multicast(st + rank * part * 128, tmA, &full[s],
+                                         kt * RBK, row0 + rank * part,
+                                         (uint16_t)((1u << CL) - 1));
+            else
+                gp_tma_load_2d(st, tmA, &full[s], kt * RBK, row0);
 #pragma unroll
-        for (int i = 0; i < RBN / 32; ++i)
-            gp_tma_load_2d(st + RA_BYTES + i * RB_BOX, tmB, &full[s],
-                           col0 + 32 * i, kt * RBK);
+            for (int i = 0; i < RBN / 32; ++i)
+                gp_tma_load_2d(st + RA_BYTES + i * RB_BOX, tmB, &full[s],
+                               col0 + 32 * i, kt * RBK);
+        }
     }
 }
 
@@ -102,15 +129,17 @@ __device__ __forceinline__ void rs_produce_tma(const CUtensorMap *tmA,
  * stage is announced (full[s], expecting 128 arrivals) once the thread's
  * copies of it have landed, checked with wait_group while the next tile's
  * copies are already in flight. */
-__device__ __forceinline__ void rs_produce_copy(const rs_args &p, uint8_t *smem,
-                                                uint64_t *full, uint64_t *empty,
-                                                int row0, int col0, int ktiles)
+__device__ __forceinline__ void rs_copy_tile(const rs_args &p, uint8_t *smem,
+                                             uint64_t *full, uint64_t *empty,
+                                             int row0, int col0, int ktiles,
+                                             unsigned g0)
 {
     int tid = threadIdx.x; /* 0..127: the producer warpgroup */
     for (int kt = 0; kt < ktiles; ++kt) {
-        int s = kt % RSTAGES, k0 = kt * RBK;
-        if (kt >= RSTAGES)
-            gp_mbar_wait(&empty[s], (kt / RSTAGES - 1) & 1);
+        unsigned g = g0 + kt, s = g % RSTAGES;
+        int k0 = kt * RBK;
+        if (g >= RSTAGES)
+            gp_mbar_wait(&empty[s], (g / RSTAGES - 1) & 1);
         uint8_t *st = smem + s * RSTAGE_BYTES;
         /* A: a warp copies one row's 32 k (128 contiguous bytes) */
         for (int idx = tid; idx < RBM * RBK; idx += 128) {
@@ -129,11 +158,24 @@ __device__ __forceinline__ void rs_produce_copy(const rs_args &p, uint8_t *smem,
         gp_cp_async_commit();
         if (kt > 0) {
             gp_cp_async_wait<1>(); /* tile kt-1's copies landed */
-            gp_mbar_arrive(&full[(kt - 1) % RSTAGES]);
+            gp_mbar_arrive(&full[(g - 1) % RSTAGES]);
         }
     }
     gp_cp_async_wait<0>();
-    gp_mbar_arrive(&full[(ktiles - 1) % RSTAGES]);
+    gp_mbar_arrive(&full[(g0 + ktiles - 1) % RSTAGES]);
+}
+
+__device__ __forceinline__ void rs_produce_copy(const rs_args &p, uint8_t *smem,
+                                                uint64_t *full, uint64_t *empty,
+                                                int ktiles)
+{
+    unsigned g = 0;
+    RS_FOR_EACH_TILE(1, p, ct) {
+        int bm, bn;
+        rs_tile_of<1>(p.m, p.n, ct, &bm, &bn);
+        rs_copy_tile(p, smem, full, empty, bm * RBM, bn * RBN, ktiles, g);
+        g += ktiles;
+    }
 }
 
 /* Keep the fragment registers live and unmoved across this point: wgmma
@@ -178,16 +220,38 @@ struct rs_consumer {
     bool lane0, copied;
 };
 
-/* One k tile: wait for its stage, fragments into `a`, four wgmmas; then
- * free the previous tile's stage and fragment registers (`prev`) once its
- * wgmmas retired: until then they must stay as they are. */
+/* Give stage s back to the producer(s) once this warp's wgmmas that read
+ * it retired: every warp frees it itself (in every block of the cluster:
+ * their producers multicast into it), after all its lanes' fragment loads,
+ * so the barrier orders them before the producers' next writes.  Where
+ * threads copy (cp.async) every consumer thread arrives: compute-sanitizer
+ * racecheck does not take __syncwarp plus one lane's arrival as ordering
+ * the other lanes' reads before those writes (measured on the H100). */
+template <int CL>
+__device__ __forceinline__ void rs_release(const rs_consumer<CL> &c, unsigned s)
+{
+    __syncwarp();
+    if (c.lane0 || c.copied) {
+        if (CL > 1)
+            for (unsigned b = 0; b < CL; ++b)
+                gp_mbar_arrive_cluster(&c.empty[s], b);
+        else
+            gp_mbar_arrive(&c.empty[s]);
+    }
+}
+
+/* One k tile (stage number g over all tiles): wait for its stage,
+ * fragments into `a`, four wgmmas; then, unless it is the tile's first,
+ * free the previous k tile's stage and fragment registers (`prev`) once
+ * its wgmmas retired: until then they must stay as they are. */
 template <int CL>
 __device__ __forceinline__ void rs_step(const rs_consumer<CL> &c, float (&d)[128],
                                         uint32_t (&a)[RBK / 8][4],
-                                        uint32_t (&prev)[RBK / 8][4], int kt)
+                                        uint32_t (&prev)[RBK / 8][4], unsigned g,
+                                        bool first)
 {
-    int s = kt % RSTAGES;
-    gp_mbar_wait(&c.full[s], (kt / RSTAGES) & 1);
+    unsigned s = g % RSTAGES;
+    gp_mbar_wait(&c.full[s], (g / RSTAGES) & 1);
     if (c.copied) /* cp.async wrote through the generic proxy; wgmma reads async */
         gp_fence_proxy_async();
     uint8_t *st = c.smem + s * RSTAGE_BYTES;
@@ -201,47 +265,36 @@ __device__ __forceinline__ void rs_step(const rs_consumer<CL> &c, float (&d)[128
     gp_wgmma_commit();
     gp_fence_regs(d);
     rs_fence_frag(a);
-    if (kt > 0) {
-        gp_wgmma_wait<1>(); /* tile kt-1 retired: its stage and registers are free */
+    if (!first) {
+        gp_wgmma_wait<1>(); /* k tile g-1 retired: its stage and registers are free */
         rs_fence_frag(prev);
-        /* every warp frees the stage itself (in every block of the
-         * cluster: their producers multicast into it), after all its lanes'
-         * fragment loads: the barrier then orders them before the
-         * producers' next writes.  Where threads copy (cp.async) every
-         * consumer thread arrives: compute-sanitizer racecheck does not
-         * take __syncwarp plus one lane's arrival as ordering the other
-         * lanes' reads before those writes (measured on the H100). */
-        __syncwarp();
-        if (c.lane0 || c.copied) {
-            if (CL > 1)
-                for (unsigned b = 0; b < CL; ++b)
-                    gp_mbar_arrive_cluster(&c.empty[(kt - 1) % RSTAGES], b);
-            else
-                gp_mbar_arrive(&c.empty[(kt - 1) % RSTAGES]);
-        }
+        rs_release(c, (g - 1) % RSTAGES);
     }
 }
 
-/* A consumer warpgroup: 64 n x 256 m of D' = C^T, all of k, fragments
- * double-buffered in registers (even tiles in a0, odd in a1: compile-time
- * indices only, so the arrays stay in registers). */
+/* A consumer warpgroup, one tile: 64 n x 256 m of D' = C^T, all of k,
+ * stages g0 .. g0 + ktiles - 1; fragments double-buffered in registers
+ * (even k tiles in a0, odd in a1: compile-time indices only, so the arrays
+ * stay in registers).  The last stage is freed before the epilogue, so the
+ * producer can fill it with the next tile's data meanwhile. */
 template <int CL>
 __device__ __forceinline__ void rs_consume(const rs_consumer<CL> &c, float (&d)[128],
-                                           int ktiles)
+                                           int ktiles, unsigned g0)
 {
     uint32_t a0[RBK / 8][4] = {}, a1[RBK / 8][4] = {};
 #pragma unroll
     for (int i = 0; i < 128; ++i)
         d[i] = 0.0f;
     for (int kt = 0; kt < ktiles; kt += 2) {
-        rs_step(c, d, a0, a1, kt);
+        rs_step(c, d, a0, a1, g0 + kt, kt == 0);
         if (kt + 1 < ktiles)
-            rs_step(c, d, a1, a0, kt + 1);
+            rs_step(c, d, a1, a0, g0 + kt + 1, false);
     }
     gp_wgmma_wait<0>();
     gp_fence_regs(d);
     rs_fence_frag(a0);
     rs_fence_frag(a1);
+    rs_release(c, (g0 + ktiles - 1) % RSTAGES);
 }
 
 /* d[4j + 2h + e] = D'[row g + 8h][8j + 2t + e] = C[m0 + 8j + 2t + e][n + h]:
@@ -278,7 +331,8 @@ __device__ __forceinline__ void rs_epilogue(const float (&d)[128], const rs_args
 }
 
 /* CL: blocks per cluster sharing A by multicast (TMA only); TMA false: the
- * cp.async producer, for strides TMA cannot take.  static: each rung's file
+ * cp.async producer, for strides TMA cannot take.  The grid (the launcher's
+ * choice) says how many tiles each block takes.  static: each rung's file
  * has its own copies of the instantiations it launches. */
 template <int CL, bool TMA>
 static __global__ void __launch_bounds__(RNT, 1)
@@ -292,9 +346,7 @@ tf32_wgmma_rs(const __grid_constant__ CUtensorMap tmA,
         /* SWIZZLE_128B tiles start on 1024 bytes (sm90_ptx.cuh); the same
          * offset in every block of a cluster (same kernel, same layout) */
         uint8_t *smem = gp_rs_raw + ((1024 - (gp_smem_u32(gp_rs_raw) & 1023)) & 1023);
-        int wg = threadIdx.x / 128, bm, bn;
-        rs_tile_of<CL>(p.m, p.n, &bm, &bn);
-        int row0 = bm * RBM, col0 = bn * RBN, ktiles = GP_CDIV(p.k, RBK);
+        int wg = threadIdx.x / 128, ktiles = GP_CDIV(p.k, RBK);
         if (threadIdx.x == 0) {
             for (int s = 0; s < RSTAGES; ++s) {
                 gp_mbar_init(&full[s], TMA ? 1 : 128); /* TMA: arrive + tx bytes */
@@ -310,9 +362,9 @@ tf32_wgmma_rs(const __grid_constant__ CUtensorMap tmA,
         if (wg == 0) {
             gp_setmaxnreg_dec<40>();
             if (TMA && threadIdx.x == 0)
-                rs_produce_tma<CL>(&tmA, &tmB, smem, full, empty, row0, col0, ktiles);
+                rs_produce_tma<CL>(&tmA, &tmB, p, smem, full, empty, ktiles);
             else if (!TMA)
-                rs_produce_copy(p, smem, full, empty, row0, col0, ktiles);
+                rs_produce_copy(p, smem, full, empty, ktiles);
         } else {
             gp_setmaxnreg_inc<232>();
             int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) & 3;
@@ -331,8 +383,15 @@ tf32_wgmma_rs(const __grid_constant__ CUtensorMap tmA,
             c.lane0 = lane == 0;
             c.copied = !TMA;
             float d[128];
-            rs_consume(c, d, ktiles);
-            rs_epilogue(d, p, row0 + 2 * t, col0 + 32 * c.box + 4 * c.chunk + 2 * c.pair);
+            unsigned stage = 0; /* stages consumed so far, over all tiles */
+            RS_FOR_EACH_TILE(CL, p, ct) {
+                int bm, bn;
+                rs_tile_of<CL>(p.m, p.n, ct, &bm, &bn);
+                rs_consume(c, d, ktiles, stage);
+                stage += ktiles;
+                rs_epilogue(d, p, bm * RBM + 2 * t,
+                            bn * RBN + 32 * c.box + 4 * c.chunk + 2 * c.pair);
+            }
         }
         if (CL > 1)
             gp_cluster_sync(); /* stay until no block can touch this one's smem */
@@ -341,25 +400,48 @@ tf32_wgmma_rs(const __grid_constant__ CUtensorMap tmA,
 
 /* ---- host side ---- */
 
+/* How many clusters of CL blocks of this kernel the GPU holds at once:
+ * the persistent grid.  Asked once per device (the occupancy query is a
+ * driver call; the answer does not change). */
 template <int CL, bool TMA>
-static int rs_launch(const rs_args &p, const CUtensorMap &tmA,
-                     const CUtensorMap &tmB, cudaStream_t s, gp_launch_info *info)
+static int rs_resident_clusters(const cudaLaunchConfig_t &cfg, int *clusters)
+{
+    static int dev_seen = -1, cached = 0;
+    int dev;
+    cudaError_t ce = cudaGetDevice(&dev);
+    if (ce != cudaSuccess)
+        return (int)ce;
+    if (dev != dev_seen) {
+        ce = cudaOccupancyMaxActiveClusters(&cached, tf32_wgmma_rs<CL, TMA>, &cfg);
+        if (ce != cudaSuccess)
+            return (int)ce;
+        if (cached < 1) /* cannot hold one: the launch will say why */
+            cached = 1;
+        dev_seen = dev;
+    }
+    *clusters = cached;
+    return 0;
+}
+
+/* persistent: as many blocks as the GPU holds at once (whole clusters),
+ * each looping over tiles; else one block per tile. */
+template <int CL, bool TMA>
+static int rs_launch(const rs_args &p, const CUtensorMap &tmA, const CUtensorMap &tmB,
+                     bool persistent, cudaStream_t s, gp_launch_info *info)
 {
     const void *fn = (const void *)tf32_wgmma_rs<CL, TMA>;
     cudaError_t ce = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           (int)RSMEM_BYTES);
     if (ce != cudaSuccess)
         return (int)ce;
-    char config[64];
-    snprintf(config, sizeof config, "256x128x32/2wg-rs+%s%s/%dstage",
-             TMA ? "tma" : "cp.async4", CL > 1 ? "+mc2" : "", RSTAGES);
-    int tiles = GP_CDIV(p.m, RBM) * GP_CDIV(GP_CDIV(p.n, RBN), CL) * CL;
-    dim3 grid(tiles), block(RNT);
-    gp_record(info, fn, grid, block, RSMEM_BYTES, config);
+    char config[80];
+    snprintf(config, sizeof config, "256x128x32/2wg-rs+%s%s%s/%dstage",
+             TMA ? "tma" : "cp.async4", CL > 1 ? "+mc2" : "",
+             persistent ? "+persistent" : "", RSTAGES);
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute attr[1];
-    cfg.gridDim = grid;
-    cfg.blockDim = block;
+    cfg.gridDim = dim3(rs_cluster_tiles<CL>(p.m, p.n) * CL);
+    cfg.blockDim = dim3(RNT);
     cfg.dynamicSmemBytes = RSMEM_BYTES;
     cfg.stream = s;
     attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -368,14 +450,24 @@ static int rs_launch(const rs_args &p, const CUtensorMap &tmA,
     attr[0].val.clusterDim.z = 1;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
+    int resident, e;
+    if (persistent) {
+        if ((e = rs_resident_clusters<CL, TMA>(cfg, &resident)))
+            return e;
+        if ((int)cfg.gridDim.x > resident * CL)
+            cfg.gridDim.x = resident * CL;
+    }
+    gp_record(info, fn, cfg.gridDim, cfg.blockDim, RSMEM_BYTES, config);
     ce = cudaLaunchKernelEx(&cfg, tf32_wgmma_rs<CL, TMA>, tmA, tmB, p);
     return ce != cudaSuccess ? (int)ce : (int)cudaPeekAtLastError();
 }
 
 /* C = alpha A B + beta C through tf32_wgmma_rs<CL>: TMA (clusters of CL
- * blocks) where the strides allow, else the cp.async producer. */
+ * blocks, persistent or not) where the strides allow, else the cp.async
+ * producer, one block per tile. */
 template <int CL>
-static int rs_gemm(const gemm_args *a, cudaStream_t s, gp_launch_info *info)
+static int rs_gemm(const gemm_args *a, bool persistent, cudaStream_t s,
+                   gp_launch_info *info)
 {
     if (!gp_is_sm90()) /* the only code in these files is sm_90a's */
         return (int)cudaErrorNoKernelImageForDevice;
@@ -398,12 +490,12 @@ static int rs_gemm(const gemm_args *a, cudaStream_t s, gp_launch_info *info)
     bool tma = a->lda % 4 == 0 && a->ldb % 4 == 0 && (uintptr_t)a->A % 16 == 0 &&
                (uintptr_t)a->B % 16 == 0;
     if (!tma)
-        return rs_launch<1, false>(p, tmA, tmB, s, info);
+        return rs_launch<1, false>(p, tmA, tmB, false, s, info);
     int e;
     if ((e = gp_tma_map_2d(&tmA, p.A, a->m, a->k, a->lda, RBK, RBM / CL)) ||
         (e = gp_tma_map_2d(&tmB, p.B, a->k, a->n, a->ldb, 32, RBK)))
         return e;
-    return rs_launch<CL, true>(p, tmA, tmB, s, info);
+    return rs_launch<CL, true>(p, tmA, tmB, persistent, s, info);
 }
 
 #endif

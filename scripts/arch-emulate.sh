@@ -19,7 +19,7 @@ mkdir -p "$OUT"
 
 # kernels a build must skip on a CC 9.0 GPU
 sm90_only="dgemm_dmma_k16 dgemm_dmma_tuned dgemm_dmma_interior dgemm_dmma_k8 tf32_wgmma
-           tf32_wgmma_rs tf32_wgmma_mc"
+           tf32_wgmma_rs tf32_wgmma_mc tf32_wgmma_persist"
 declare -A want=(
     [default]=""
     [compute_80]="$sm90_only"

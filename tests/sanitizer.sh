@@ -7,6 +7,10 @@
 #             many k tiles with a ragged last one, so the shared-memory
 #             pipelines turn over (shared-memory races, barriers not reached
 #             by every thread)
+#   and the TMA rungs (tf32_wgmma*), whose odd strides above take their
+#   cp.async fallback, all three at 16900x260x36 as well: strides TMA takes,
+#   ragged edges, and more tiles (67 x 3) than an H100 holds blocks, so a
+#   persistent block walks several tiles
 # One gemmprof process per check (--reps 1 --warmup 0, no counters, no L2
 # scrub), SANITIZER_JOBS at a time (default 4; one GPU is shared).  The
 # tools run, default all three, are SANITIZER_TOOLS; SANITIZER_KERNELS
@@ -15,7 +19,7 @@
 . "$(dirname "$0")/lib.sh"
 tools=${SANITIZER_TOOLS:-memcheck racecheck synccheck}
 jobs=${SANITIZER_JOBS:-4}
-small=67,45,37 multi=257,385,1029
+small=67,45,37 multi=257,385,1029 tma=16900,260,36
 
 # --list columns are 2+ spaces apart: name, precision, needs, here, idea;
 # a kernel this GPU or build cannot run (here: skipped) is skipped by name
@@ -28,6 +32,7 @@ for k in $kernels; do
     for t in $tools; do
         [ "$t" = memcheck ] && echo "$t $k $small" >>"$checks"
         echo "$t $k $multi" >>"$checks"
+        case $k in tf32_wgmma*) echo "$t $k $tma" >>"$checks" ;; esac
     done
 done
 

@@ -36,7 +36,8 @@ static const skip turing[] = {
     {"dgemm_warptiling", CP}, {"dgemm_dmma_tuned", K16},
     {"dgemm_dmma_interior", K16}, {"dgemm_dmma_k8", K8},
     {"dgemm_dfma_reuse", CP}, {"tf32_mma", TF32M}, {"tf32_wgmma", WGMMA},
-    {"tf32_wgmma_rs", WGMMA}, {"tf32_wgmma_mc", WGMMA}, {"cublas_tf32", TF32T},
+    {"tf32_wgmma_rs", WGMMA}, {"tf32_wgmma_mc", WGMMA}, {"tf32_wgmma_persist", WGMMA},
+    {"cublas_tf32", TF32T},
     {NULL, NULL},
 };
 /* Ampere and Ada: all but sm_90's FP64 MMA shapes and wgmma. */
@@ -44,12 +45,14 @@ static const skip ampere[] = {
     {"dgemm_dmma_k16", K16}, {"dgemm_dmma_tuned", K16},
     {"dgemm_dmma_interior", K16}, {"dgemm_dmma_k8", K8},
     {"tf32_wgmma", WGMMA}, {"tf32_wgmma_rs", WGMMA}, {"tf32_wgmma_mc", WGMMA},
+    {"tf32_wgmma_persist", WGMMA},
     {NULL, NULL},
 };
 static const skip hopper[] = { {NULL, NULL} };
 /* Blackwell: everything but wgmma, which exists on sm_90a alone. */
 static const skip blackwell[] = {
     {"tf32_wgmma", WGMMA}, {"tf32_wgmma_rs", WGMMA}, {"tf32_wgmma_mc", WGMMA},
+    {"tf32_wgmma_persist", WGMMA},
     {NULL, NULL},
 };
 /* A compute_75 build JIT-compiled on an H100: only the plain kernels have
@@ -60,7 +63,8 @@ static const skip ptx75_on_h100[] = {
     {"dgemm_warptiling", CP}, {"dgemm_dmma_tuned", K16},
     {"dgemm_dmma_interior", K16}, {"dgemm_dmma_k8", K8},
     {"dgemm_dfma_reuse", CP}, {"tf32_mma", TF32M}, {"tf32_wgmma", WGMMA},
-    {"tf32_wgmma_rs", WGMMA}, {"tf32_wgmma_mc", WGMMA}, {NULL, NULL},
+    {"tf32_wgmma_rs", WGMMA}, {"tf32_wgmma_mc", WGMMA}, {"tf32_wgmma_persist", WGMMA},
+    {NULL, NULL},
 };
 
 static const char *expected(const skip *s, const char *kernel)
@@ -196,7 +200,7 @@ static void list_on_turing_says_what_is_skipped(void **state)
                "frag_prefetch swizzle bk16 wide_tile dgemm_dmma dgemm_dmma_k16 "
                "dgemm_warptiling dgemm_dmma_tuned dgemm_dmma_interior dgemm_dmma_k8 "
                "dgemm_dfma_reuse tf32_mma tf32_wgmma tf32_wgmma_rs tf32_wgmma_mc "
-               "cublas_tf32\n") != 0)
+               "tf32_wgmma_persist cublas_tf32\n") != 0)
         fail_msg("notes: %s", notes);
     free(text);
     free(notes);

@@ -139,7 +139,7 @@ static void tf32_rungs_sit_around_cublas(void **state)
 {
     (void)state;
     static const char *const rungs[] = {"tf32_mma", "tf32_wgmma", "tf32_wgmma_rs",
-                                         "tf32_wgmma_mc"};
+                                         "tf32_wgmma_mc", "tf32_wgmma_persist"};
     const int nr = (int)(sizeof rungs / sizeof rungs[0]);
     int i = -1;
     for (int j = 0; j < gp_registry_count(); ++j)
@@ -183,12 +183,20 @@ static int run(gp_bench *b, const gp_kernel *k, gp_row *r);
 static void wgmma_rungs_run_on_sm90_refuse_elsewhere(void **state)
 {
     (void)state;
-    static const char *const names[] = {"tf32_wgmma", "tf32_wgmma_rs", "tf32_wgmma_mc"};
-    static const long shapes[][3] = {
-        {257, 388, 1028}, /* lda, ldb multiples of 4: TMA, edges in m, n, k */
-        {300, 260, 36},   /* one k tile and a ragged second */
-        {257, 255, 1024}, /* ldb odd: no TMA for B */
-        {33, 31, 129},    /* nothing aligned */
+    static const char *const names[] = {"tf32_wgmma", "tf32_wgmma_rs", "tf32_wgmma_mc",
+                                        "tf32_wgmma_persist"};
+    static const struct {
+        long m, n, k;
+        double alpha, beta;
+    } shapes[] = {
+        {257, 388, 1028, 1.0, 0.0},  /* lda, ldb multiples of 4: TMA, edges in m, n, k */
+        {300, 260, 36, 1.0, 0.0},    /* one k tile and a ragged second */
+        {257, 255, 1024, 1.0, 0.0},  /* ldb odd: no TMA for B */
+        {33, 31, 129, 1.0, 0.0},     /* nothing aligned */
+        /* TMA with more tiles (17 x 17) than an H100 holds blocks (132):
+         * persistent blocks take 2-3 tiles each, and the odd tile column
+         * puts a cluster's second tile past n; C read back (beta) */
+        {4100, 2052, 36, -1.5, 0.5},
     };
     const char *req = getenv("GEMMPROF_REQUIRE_GPU");
     if (gp_gpu_count() == 0 && req && strcmp(req, "1") == 0)
@@ -203,8 +211,9 @@ static void wgmma_rungs_run_on_sm90_refuse_elsewhere(void **state)
         }
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
             char err[512];
-            gp_bench *b = gp_bench_create(GP_FP32, shapes[s][0], shapes[s][1],
-                                          shapes[s][2], 1.0, 0.0, 5, err, sizeof err);
+            gp_bench *b = gp_bench_create(GP_FP32, shapes[s].m, shapes[s].n, shapes[s].k,
+                                          shapes[s].alpha, shapes[s].beta, 5, err,
+                                          sizeof err);
             if (!b)
                 fail_msg("bench: %s", err);
             gp_row r;
@@ -212,8 +221,8 @@ static void wgmma_rungs_run_on_sm90_refuse_elsewhere(void **state)
             gp_bench_destroy(b);
             if (rc != 0)
                 fail_msg("%s at %ldx%ldx%ld on sm_90: rc %d %s (err %g, tol %g)",
-                         names[i], shapes[s][0], shapes[s][1], shapes[s][2], rc,
-                         r.status, r.rel_err_fro, r.tolerance);
+                         names[i], shapes[s].m, shapes[s].n, shapes[s].k, rc, r.status,
+                         r.rel_err_fro, r.tolerance);
         }
     }
 }
