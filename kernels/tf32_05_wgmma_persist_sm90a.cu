@@ -27,7 +27,16 @@
  * launch per tile, ~1-2%: within 1% of cuBLAS's cycles under the clock
  * lock, and >= 95% of cuBLAS TF32 with the clock free at 4096^3 and
  * 8192^3 (mc: 94.1-95.5% / 92.7-96%).  Energy per GEMM down by about the
- * idle time removed (~1%).  Outcome: reports/ladder-notes.md.
+ * idle time removed (~1%).
+ *
+ * Outcome (H100 and H200, 4 runs of 4-6 rounds; reports/ladder-notes.md):
+ *  - cycles under the clock lock: 97.6% of cuBLAS at 4096^3, 98.4% at
+ *    8192^3 (mc 95.3 / 97.6): half the gap, not within 1%;
+ *  - sustained (--energy) >= 95% in every run: 95.2-95.9% at 4096^3,
+ *    96.0-96.6% at 8192^3.  20-launch bursts straddle 95: at 4096^3
+ *    95.5/95.6 (H100) and 93.1/94.3 (H200);
+ *  - joules per GEMM +2.9 to +4.7% over cuBLAS, no consistent saving on mc;
+ *  - with 1-block clusters (no multicast) worse than mc: 93.6-93.7%.
  */
 #include "tf32_rs.cuh"
 
