@@ -3,10 +3,11 @@
  * what each adds).  Template CL: blocks per cluster that share the A tile
  * by TMA multicast (1: none).  Include only from *_sm90a.cu files.
  *
- * Template P: persistent, the grid only as large as the GPU holds at once
- * (tf32_05_wgmma_persistent); each block (cluster) then takes tiles
+ * Persistent or not is the launcher's choice of grid (rs_gemm's
+ * `persistent`): tf32_05_wgmma_persist launches only as many clusters as
+ * the GPU holds at once, and each cluster then takes cluster tiles
  * ct, ct + G, ct + 2G, ... of the G launched.  The kernel always loops over
- * tiles that way, so without P (grid = every tile) the loop runs once.
+ * tiles that way; with a cluster per tile (rs, mc) the loop runs once.
  *
  * Layout, per block of 256 (m) x 128 (n) x 32 (k), 384 threads: warpgroup 0
  * produces (one thread issues TMA; or all 128 copy with cp.async when the
