@@ -3,7 +3,9 @@
  *
  * Why it is measured this way:
  * - NVML's total-energy counter moves in steps about 100 ms apart (H100:
- *   median 99.8 ms, 74-126 ms, reports/data/h100/energy/), so a reading
+ *   median 99.8 ms, 74-126 ms, in a device run whose log was not kept;
+ *   the one-read cost is in reports/data/h100/tf32-bench/energy-b72f747/
+ *   test-energy.txt), so a reading
  *   before and after a window is off by up to a step's energy at each end
  *   (+-5% of a 2 s window).  Instead the host polls the counter every
  *   millisecond and keeps the times at which it stepped: power is the
