@@ -97,3 +97,33 @@ want plugin_gpu/rows_before_crash_kept "$csv" cublas verified '^1$'
 want plugin_gpu/crash_row_written "$csv" fault_segv status '^error: crashed: SIGSEGV'
 grep -q 'fault_segv (.*libfaults.so) crashed the process with SIGSEGV at 64x64x64' "$TMP/err" &&
     pass plugin_gpu/crash_named_on_stderr || fail plugin_gpu/crash_named_on_stderr "$(cat "$TMP/err")"
+
+# 5. --energy: a shape's rows wait until all its kernels are timed, then each
+#    gets its window.  Every row has one, in --kernel order ...
+csv=$TMP/energy.csv
+"$GP" --plugin "$TMP/libmine.so" --kernel mine,cublas --size 256 --metrics none \
+    --reps 5 --energy 0.2 --out "$csv" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+order=$(awk -F, '!/^#/ && h++ { printf "%s ", $1 }' "$csv")
+if [ "$rc" = 0 ] && [ "$order" = "cublas mine " ]; then
+    pass plugin_gpu/energy_rows_in_order
+else
+    fail plugin_gpu/energy_rows_in_order "exit $rc, rows '$order': $(head -c 400 "$TMP/err")"
+fi
+if grep -q 'no energy counter' "$TMP/err"; then
+    skip plugin_gpu/energy_window_per_row "this GPU has no energy counter"
+else
+    want plugin_gpu/energy_window_per_row "$csv" mine sustained_ms '^[0-9.]+(e-?[0-9]+)?$'
+fi
+# ... and a crash before the windows still leaves the held rows, in order.
+csv=$TMP/energy-segv.csv
+"$GP" --plugin "$TMP/libmine.so" --plugin "$TMP/libfaults.so" --kernel cublas,mine,fault_segv \
+    --size 64 --metrics none --reps 3 --energy 0.2 --out "$csv" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+order=$(awk -F, '!/^#/ && h++ { printf "%s ", $1 }' "$csv")
+if [ "$rc" = $((128 + 11)) ] && [ "$order" = "cublas mine fault_segv " ]; then
+    pass plugin_gpu/energy_crash_keeps_held_rows
+else
+    fail plugin_gpu/energy_crash_keeps_held_rows "exit $rc, rows '$order'"
+fi
+want plugin_gpu/energy_held_row_verified "$csv" mine verified '^1$'

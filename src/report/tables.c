@@ -203,7 +203,7 @@ int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t)
     char sz[64];
     gp_shape_str(t->shape, sz, sizeof sz);
     gp_fmt(t->caption, sizeof t->caption, "Energy at size %s on %s (--energy: each kernel "
-           "back to back after its timed reps; sustained %% cuBLAS = cuBLAS's sustained "
+           "back to back once every kernel of the size was timed; sustained %% cuBLAS = cuBLAS's sustained "
            "time / the kernel's; medians over repeated rows)", sz,
            gp_meta_get(&d->meta, "gpu_name") ? gp_meta_get(&d->meta, "gpu_name")
                                              : "an unknown GPU");

@@ -1,7 +1,9 @@
 /* command.c - `gemmprof --kernel K --size N ...`: validate everything, then
  * for each shape and precision build one bench, run the reference and every
  * selected kernel through the runner, and write each row the moment it is
- * measured (a crash later loses nothing already measured). */
+ * measured (a crash later loses nothing already measured).  With --energy,
+ * a shape's rows wait until all its kernels are timed, then get their
+ * windows (held.c says why); the crash guard writes the held ones. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,6 +41,7 @@ typedef struct {
     char chip[64];               /* CUPTI's name of the GPU's chip      */
     char metrics_missing[512];   /* default metrics the chip lacks      */
     int name_width;              /* the table's kernel column           */
+    gp_held held;                /* --energy: this shape's rows so far  */
 } run_state;
 
 static void progress(run_state *s, const gp_kernel *k, const gp_shape *sh)
@@ -123,21 +126,63 @@ static void check_energy(gp_options *o, gp_nvml *nv, gp_meta *meta)
         o->energy_s = 0;
         return;
     }
-    gp_meta_set(meta, "energy", "%g s back to back per kernel and size after "
-                "its timed reps (a quarter more first, unmeasured); power from "
-                "the steps of NVML's energy counter inside the window", o->energy_s);
+    gp_meta_set(meta, "energy", "%g s back to back per kernel and size, after "
+                "every kernel of the size was timed (a quarter more first, "
+                "unmeasured); power from the steps of NVML's energy counter "
+                "inside the window", o->energy_s);
 }
 
-static void emit(run_state *s, gp_row *r, int selected)
+static void write_row(void *ctx, const gp_row *r)
 {
-    check_clock(s, r);
-    if (!selected)
-        return;
+    run_state *s = ctx;
     progress_clear(s);
     if (!s->o->quiet)
         gp_table_row(stdout, r, s->name_width);
     if (gp_csv_write_row(s->csv, r) != 0)
         gp_warn("writing a row failed: %s", strerror(errno));
+}
+
+/* The clock is read as the row is made, right after its timed reps. */
+static void emit(run_state *s, const gp_kernel *k, gp_row *r, int selected)
+{
+    check_clock(s, r);
+    if (!selected)
+        return;
+    if (s->o->energy_s > 0 && gp_held_add(&s->held, k, r) == 0)
+        return;
+    write_row(s, r);
+}
+
+/* --energy: each held row that was timed gets its window now. */
+typedef struct {
+    run_state *s;
+    gp_bench *b;
+    const gp_run_opts *ro;
+} energy_pass;
+
+static void energy_window(void *ctx, gp_held *h, int i)
+{
+    energy_pass *ep = ctx;
+    const gp_kernel *k = h->kernels[i];
+    gp_row *r = &h->rows[i];
+    if (gp_plugin_origin(k)) {
+        gp_plugin_guard_arm(ep->s->path, k, r->m, r->n, r->k, r->alpha, r->beta);
+        gp_plugin_guard_keep(NULL, 0, h->rows + i + 1, h->n - i - 1);
+    }
+    gp_bench_energy(ep->b, k, ep->ro, r);
+    gp_plugin_guard_disarm();
+}
+
+static void write_held(void *ctx, const gp_row *r)
+{
+    write_row(((energy_pass *)ctx)->s, r);
+}
+
+/* Write the shape's held rows, with their windows if there is a bench. */
+static void flush_held(run_state *s, gp_bench *b, const gp_run_opts *ro)
+{
+    energy_pass ep = {s, b, ro};
+    gp_held_flush(&s->held, b ? energy_window : NULL, write_held, &ep);
 }
 
 /* After a sticky error: everything that lived in the context goes, the
@@ -177,7 +222,7 @@ static void emit_skipped(run_state *s, const gp_kernel *k, const gp_shape *sh,
     gp_row r;
     gp_row_identify(&r, k, sh->m, sh->n, sh->k, s->o->alpha, s->o->beta);
     snprintf(r.status, sizeof r.status, "%s", status);
-    emit(s, &r, 1);
+    emit(s, k, &r, 1);
 }
 
 /* Kernels that cannot run at this shape still get their row. */
@@ -198,7 +243,7 @@ static void emit_not_run(run_state *s, const gp_kernel *k, const gp_shape *sh,
         gp_row_identify(&r, q, sh->m, sh->n, sh->k, s->o->alpha, s->o->beta);
         snprintf(r.status, sizeof r.status, "error: not run: %s", why);
         s->failures++;
-        emit(s, &r, 1);
+        emit(s, q, &r, 1);
     }
 }
 
@@ -213,7 +258,7 @@ static double run_reference(run_state *s, gp_bench *b, const gp_kernel *ref,
     int rc = gp_bench_run(b, ref, ro, &r);
     r.pct_cublas = rc == 0 ? 100.0 : NAN;
     s->failures += rc != 0 && selected(s->o, ref);
-    emit(s, &r, selected(s->o, ref));
+    emit(s, ref, &r, selected(s->o, ref));
     return rc == 0 ? r.gflops : NAN;
 }
 
@@ -248,6 +293,7 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
     if (!b) {
         if (any)
             emit_not_run(s, any, sh, 0, err);
+        flush_held(s, NULL, &ro);
         return;
     }
     if (ref)
@@ -265,9 +311,11 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
             emit_skipped(s, k, sh, status);
             continue;
         }
-        if (gp_plugin_origin(k))     /* code gemmprof has never seen */
+        if (gp_plugin_origin(k)) {   /* code gemmprof has never seen */
             gp_plugin_guard_arm(s->path, k, sh->m, sh->n, sh->k,
                                 s->o->alpha, s->o->beta);
+            gp_plugin_guard_keep(s->held.rows, s->held.n, NULL, 0);
+        }
         int rc = gp_bench_run(b, k, &ro, &r);
         gp_plugin_guard_disarm();
         /* a refused launch stays the runtime's "last error": the next
@@ -277,18 +325,20 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
         r.pct_cublas = 100.0 * r.gflops /
                        (k->precision == GP_TF32 ? tref_gflops : ref_gflops);
         s->failures += rc != 0;
-        emit(s, &r, 1);
+        emit(s, k, &r, 1);
         if (rc < 0 && context_lost()) {
             gp_warn("%s left the GPU context unusable; device reset, "
                     "continuing with the next kernel", k->name);
             if (reset_device(s, b, err, sizeof err) != 0 ||
                 !(b = make_bench(s, p, sh, err, sizeof err))) {
                 emit_not_run(s, k, sh, i + 1, err);
+                flush_held(s, NULL, &ro);
                 return;
             }
             ro.prof = s->prof;
         }
     }
+    flush_held(s, b, &ro);
     gp_bench_destroy(b);
 }
 
@@ -607,6 +657,7 @@ int gp_cmd_run(int argc, char **argv)
         return 2;
     }
     gp_nvml_close(s.nvml);
+    gp_held_free(&s.held);
     printf("wrote %s\n", path);
     if (o.roofline && have_ceil)
         render_roofline(path, ceil);

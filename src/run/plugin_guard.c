@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +23,9 @@ static struct sigaction previous[NFATAL];
 static char csv_path[4096];
 static char row_line[NFATAL][4096];     /* one per signal: the status names it */
 static char message[NFATAL][1024];
+/* rows a crash must not lose that are not in the file yet (--energy holds
+ * a shape's rows until its windows): written before and after the crash row */
+static char *kept[2];
 
 static void write_all(int fd, const char *s)
 {
@@ -50,7 +54,11 @@ static void on_fatal(int sig)
         armed = 0;
         int fd = open(csv_path, O_WRONLY | O_APPEND);
         if (fd >= 0) {
+            if (kept[0])
+                write_all(fd, kept[0]);
             write_all(fd, row_line[i]);
+            if (kept[1])
+                write_all(fd, kept[1]);
             close(fd);
         }
         write_all(2, message[i]);
@@ -99,10 +107,39 @@ void gp_plugin_guard_arm(const char *path, const gp_kernel *k, long m, long n,
     armed = 1;
 }
 
+/* The rows formatted one after another, malloc'd; NULL for none (or if
+ * memory ran out: the crash row still goes). */
+static char *format_rows(const gp_row *rows, int n)
+{
+    size_t line = 4096, used = 0;
+    char *text = n > 0 ? malloc((size_t)n * line) : NULL;
+    for (int i = 0; text && i < n; ++i) {
+        format_row(&rows[i], text + used, line);
+        used += strlen(text + used);
+    }
+    return text;
+}
+
+void gp_plugin_guard_keep(const gp_row *before, int nbefore,
+                          const gp_row *after, int nafter)
+{
+    char *b = format_rows(before, nbefore), *a = format_rows(after, nafter);
+    sig_atomic_t was = armed;
+    armed = 0;          /* the handler never sees a half-made pair */
+    free(kept[0]);
+    free(kept[1]);
+    kept[0] = b;
+    kept[1] = a;
+    armed = was;
+}
+
 void gp_plugin_guard_disarm(void)
 {
     if (!armed)
         return;
     armed = 0;
     restore();
+    free(kept[0]);
+    free(kept[1]);
+    kept[0] = kept[1] = NULL;
 }

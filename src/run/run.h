@@ -105,12 +105,36 @@ gp_bench *gp_bench_create(gp_precision p, long m, long n, long k,
 void gp_bench_destroy(gp_bench *b);
 
 /* Run `k` on the bench: one verified launch, warm-up, timed reps, static
- * facts, counters if o->prof.  Always fills `r` (status says what failed).
+ * facts, counters if o->prof (no energy window: gp_bench_energy).  Always fills `r` (status says what failed).
  * Returns 0 if the row verified, 1 if it ran but failed verification,
  * -1 on a CUDA error (the context may be unusable after a sticky error:
  * see r->status). */
 int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
                  gp_row *r);
+
+/* --energy: `k` again, back to back for o->energy_s seconds after its timed
+ * reps (r->time_ms sizes the window's launches); fills r's sustained_ms,
+ * power_w and energy_j.  0, or -1 with a warning on stderr (r unchanged). */
+int gp_bench_energy(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
+                    gp_row *r);
+
+/* ---- rows held for their energy window (held.c): with --energy, every
+ * kernel of a shape is timed before any window runs ---- */
+typedef struct {
+    gp_row *rows;
+    const gp_kernel **kernels;
+    int n, cap;
+} gp_held;
+
+/* Append a copy of `r`; 0, or -1 if out of memory (nothing held). */
+int gp_held_add(gp_held *h, const gp_kernel *k, const gp_row *r);
+typedef void (*gp_held_window_fn)(void *ctx, gp_held *h, int i);
+typedef void (*gp_held_write_fn)(void *ctx, const gp_row *r);
+/* In the order held: window(ctx, h, i) for each row that was timed (if
+ * window is not NULL), then write(ctx, row).  Leaves h empty. */
+void gp_held_flush(gp_held *h, gp_held_window_fn window, gp_held_write_fn write,
+                   void *ctx);
+void gp_held_free(gp_held *h);
 
 /* A row that names kernel `k` at this shape, every measurement NA: the start
  * of every row, measured or not (runner, rows for kernels that could not
@@ -156,10 +180,15 @@ void gp_run_meta_base(gp_meta *m, const gp_gpu *g, int argc, char **argv,
  * instead: while armed, a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
  * SIGABRT) appends a failed row for the kernel to the run file `csv_path`
  * (every earlier row is already there: rows are flushed as they are
- * written), prints one line naming the kernel, and lets the process die of
- * the same signal. */
+ * written, and the guard writes those still held: gp_plugin_guard_keep),
+ * prints one line naming the kernel, and lets the process die of the same
+ * signal. */
 void gp_plugin_guard_arm(const char *csv_path, const gp_kernel *k, long m,
                          long n, long kk, double alpha, double beta);
+/* While armed: rows not yet in the file (held for --energy) that a crash
+ * writes before and after the crash row, in that order. */
+void gp_plugin_guard_keep(const gp_row *before, int nbefore,
+                          const gp_row *after, int nafter);
 void gp_plugin_guard_disarm(void);
 
 #endif

@@ -302,8 +302,8 @@ static int launch_for_energy(void *ctx)
     return e ? e : el->k->launch(&el->a, 0, NULL);
 }
 
-static void measure_energy(gp_bench *b, const gp_kernel *k,
-                           const gp_run_opts *o, gp_row *r)
+int gp_bench_energy(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
+                    gp_row *r)
 {
     energy_launch el = {b, k, args_for(b, b->C)};
     gp_energy en;
@@ -312,11 +312,12 @@ static void measure_energy(gp_bench *b, const gp_kernel *k,
                          &el, &en, err, sizeof err) < 0) {
         fprintf(stderr, "gemmprof: warning: %s %ldx%ldx%ld: --energy: %s\n",
                 k->name, b->m, b->n, b->k, err);
-        return;
+        return -1;
     }
     r->sustained_ms = en.sustained_ms;
     r->power_w = en.power_w;
     r->energy_j = en.energy_j;
+    return 0;
 }
 
 static void collect_counters(gp_bench *b, const gp_kernel *k,
@@ -376,8 +377,6 @@ int gp_bench_run(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
             set_status(r, "allocating the L2 scrub buffer", e);
         else
             e = timed_reps(b, k, o, warmup, reps, r);
-        if (!e && o->energy_s > 0)
-            measure_energy(b, k, o, r);
     }
     if (!e && o->prof)
         collect_counters(b, k, o, r);

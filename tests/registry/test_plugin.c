@@ -210,9 +210,23 @@ static void launch_info_fill_records_the_launch(void **state)
 static int *volatile nowhere = (int *)16;
 static void exit_42(int sig) { (void)sig; _exit(42); }
 
-/* Fork; the child arms the guard for a kernel "crashy" (or not), then faults.
+/* Rows "held0", "held1", ... at 3x5x7, as the run command holds them for
+ * --energy (timed, not yet written). */
+static void held_rows(gp_row *r, int n, int first)
+{
+    static const gp_kernel k = { "held", GP_FP32, "x", NULL };
+    for (int i = 0; i < n; ++i) {
+        gp_row_identify(&r[i], &k, 3, 5, 7, 1.0, 0.0);
+        snprintf(r[i].kernel, sizeof r[i].kernel, "held%d", first + i);
+        r[i].time_ms = 0.5 + i;
+    }
+}
+
+/* Fork; the child arms the guard for a kernel "crashy" (or not), keeps two
+ * held rows before the crash row and one after (if `keep`), then faults.
  * Returns the wait status; the child's stderr goes to dir/stderr. */
-static int crash_child(const char *csv, int arm, int disarm, int own_handler)
+static int crash_child(const char *csv, int arm, int disarm, int own_handler,
+                       int keep)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -224,8 +238,13 @@ static int crash_child(const char *csv, int arm, int disarm, int own_handler)
         /* cmocka catches signals itself; the child must not go back to it */
         signal(SIGSEGV, own_handler ? exit_42 : SIG_DFL);
         static const gp_kernel k = { "crashy", GP_FP32, "x", NULL };
+        gp_row before[2], after[1];
+        held_rows(before, 2, 0);
+        held_rows(after, 1, 2);
         if (arm)
             gp_plugin_guard_arm(csv, &k, 3, 5, 7, 1.0, 0.0);
+        if (keep)
+            gp_plugin_guard_keep(before, 2, after, 1);
         if (disarm)
             gp_plugin_guard_disarm();
         _exit(*nowhere);
@@ -249,7 +268,7 @@ static void crash_guard_leaves_a_row_and_dies_of_the_signal(void **state)
     char csv[4096], line[512] = "";
     snprintf(csv, sizeof csv, "%s/crash.csv", dir);
     start_run_file(csv);
-    int st = crash_child(csv, 1, 0, 0);
+    int st = crash_child(csv, 1, 0, 0, 0);
     assert_true(WIFSIGNALED(st));
     assert_int_equal(WTERMSIG(st), SIGSEGV);
     gp_run_file rf;
@@ -274,7 +293,7 @@ static void crash_guard_hands_the_signal_to_the_handler_before_it(void **state)
     char csv[4096];
     snprintf(csv, sizeof csv, "%s/chain.csv", dir);
     start_run_file(csv);
-    int st = crash_child(csv, 1, 0, 1);         /* row, then the old handler */
+    int st = crash_child(csv, 1, 0, 1, 0);      /* row, then the old handler */
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 42);
     gp_run_file rf;
@@ -289,14 +308,36 @@ static void disarmed_guard_writes_nothing(void **state)
     char csv[4096];
     snprintf(csv, sizeof csv, "%s/disarmed.csv", dir);
     start_run_file(csv);
-    int st = crash_child(csv, 1, 1, 1);
+    int st = crash_child(csv, 1, 1, 1, 1);
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 42);
-    st = crash_child(csv, 0, 0, 0);
+    st = crash_child(csv, 0, 0, 0, 1);
     assert_true(WIFSIGNALED(st));
     gp_run_file rf;
     assert_int_equal(gp_csv_read(csv, &rf, err, sizeof err), 0);
     assert_int_equal(rf.nrows, 0);
+    gp_run_file_free(&rf);
+}
+
+/* --energy holds a shape's rows until its windows: a crash writes them
+ * too, in order around the crash row. */
+static void crash_guard_writes_the_held_rows_in_order(void **state)
+{
+    (void)state;
+    char csv[4096];
+    snprintf(csv, sizeof csv, "%s/held.csv", dir);
+    start_run_file(csv);
+    int st = crash_child(csv, 1, 0, 0, 1);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(WTERMSIG(st), SIGSEGV);
+    gp_run_file rf;
+    assert_int_equal(gp_csv_read(csv, &rf, err, sizeof err), 0);
+    assert_int_equal(rf.nrows, 4);
+    static const char *const want[] = { "held0", "held1", "crashy", "held2" };
+    for (int i = 0; i < 4; ++i)
+        assert_string_equal(rf.rows[i].kernel, want[i]);
+    assert_true(rf.rows[1].time_ms == 1.5);
+    assert_non_null(strstr(rf.rows[2].status, "error: crashed: SIGSEGV"));
     gp_run_file_free(&rf);
 }
 
@@ -314,6 +355,7 @@ int main(void)
         cmocka_unit_test(crash_guard_leaves_a_row_and_dies_of_the_signal),
         cmocka_unit_test(crash_guard_hands_the_signal_to_the_handler_before_it),
         cmocka_unit_test(disarmed_guard_writes_nothing),
+        cmocka_unit_test(crash_guard_writes_the_held_rows_in_order),
     };
     return cmocka_run_group_tests_name("plugin", tests, setup, teardown);
 }
