@@ -102,7 +102,7 @@ grep -q 'fault_segv (.*libfaults.so) crashed the process with SIGSEGV at 64x64x6
 #    gets its window.  Every row has one, in --kernel order ...
 csv=$TMP/energy.csv
 "$GP" --plugin "$TMP/libmine.so" --kernel mine,cublas --size 256 --metrics none \
-    --reps 5 --energy 0.2 --out "$csv" >"$TMP/out" 2>"$TMP/err"
+    --reps 5 --energy 0.5 --out "$csv" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 order=$(awk -F, '!/^#/ && h++ { printf "%s ", $1 }' "$csv")
 if [ "$rc" = 0 ] && [ "$order" = "cublas mine " ]; then
