@@ -18,14 +18,18 @@
 #      ROUNDS (1), ENERGY (seconds: each timed part also gets gemmprof's
 #      --energy window, the sustained speed and joules per launch, which the
 #      rounds summary then compares with cuBLAS too), TF32_RUNGS (the TF32
-#      rungs, default all), TF32_SIZES (2048,4096,8192).
+#      rungs, default all), TF32_SIZES (2048,4096,8192), INTERLEAVE (1, the
+#      default: gemmprof --interleave, each rung's timed launches alternating
+#      with cuBLAS's, so % of cuBLAS compares launches made in the same clock
+#      and power state; 0: each kernel's burst on its own, cuBLAS's first).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GP=${GEMMPROF_BIN:-bin/gemmprof}
 OUT=${OUT:-$PWD/bench-out}; D=$OUT/bench; mkdir -p "$D"
 REPS=${REPS:-20}
 ROUNDS=${ROUNDS:-1}
-ENERGY_ARGS=(); [ -n "${ENERGY:-}" ] && ENERGY_ARGS=(--energy "$ENERGY")
+RUN_ARGS=(); [ -n "${ENERGY:-}" ] && RUN_ARGS=(--energy "$ENERGY")
+[ "${INTERLEAVE:-1}" = 1 ] && RUN_ARGS+=(--interleave)
 parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(fp32 tf32 fp64 kskinny profile)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 export PATH=/usr/local/cuda/bin:$PATH
@@ -42,7 +46,7 @@ status=0
 run() {  # name, then gemmprof arguments
     local name=$1; shift
     echo "== $name"
-    "$GP" "$@" --reps "$REPS" "${ENERGY_ARGS[@]}" --quiet --out "$D/$name.csv" \
+    "$GP" "$@" --reps "$REPS" "${RUN_ARGS[@]}" --quiet --out "$D/$name.csv" \
         >>"$D/bench.log" 2>&1 || status=1
 }
 rounds() {  # name, then gemmprof arguments: ROUNDS runs

@@ -36,7 +36,7 @@ const gp_column gp_columns[] = {
     DBL(compute_ms), DBL(comm_ms), DBL(transfer_ms), DBL(gflops_with_transfers),
     DBL(efficiency), STR(verify_scope),
     LNG(pid), LNG(correlation_id), LNG(launches), DBL(time_total_ms),
-    DBL(sustained_ms), DBL(power_w), DBL(energy_j),
+    DBL(sustained_ms), DBL(power_w), DBL(energy_j), DBL(ref_time_ms),
 };
 #undef STR
 #undef LNG

@@ -111,6 +111,9 @@ typedef struct {
     double sustained_ms;      /* mean time per launch in the window        */
     double power_w;           /* mean board power (NVML energy counter)    */
     double energy_j;          /* joules per launch: power_w x sustained_ms */
+    /* --interleave: the reference's median over the launches alternated
+     * with this kernel's timed ones (pct_cublas is its ratio to time_ms) */
+    double ref_time_ms;
 } gp_row;
 
 /* A row with every number NA and strings empty. */

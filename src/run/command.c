@@ -286,7 +286,7 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
     char err[512];
     gp_bench *b = make_bench(s, p, sh, err, sizeof err);
     gp_run_opts ro = {s->o->reps, s->o->warmup, s->o->scrub, s->prof,
-                      s->o->energy_s, s->nvml};
+                      s->o->energy_s, s->nvml, NULL};
     gp_row r;
     double ref_gflops = NAN, tref_gflops = NAN;
     const gp_kernel *any = p == GP_FP64 ? ref : gp_registry_reference(GP_FP32);
@@ -316,14 +316,19 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
                                 s->o->alpha, s->o->beta);
             gp_plugin_guard_keep(s->held.rows, s->held.n, NULL, 0);
         }
+        /* --interleave pairs a kernel with its reference if that ran */
+        int tf32 = k->precision == GP_TF32;
+        double kref_gflops = tf32 ? tref_gflops : ref_gflops;
+        ro.pair = s->o->interleave && isfinite(kref_gflops) ? (tf32 ? tref : ref) : NULL;
         int rc = gp_bench_run(b, k, &ro, &r);
         gp_plugin_guard_disarm();
         /* a refused launch stays the runtime's "last error": the next
          * launcher's cudaPeekAtLastError() would report it as its own */
         if (rc < 0)
             (void)cudaGetLastError();
-        r.pct_cublas = 100.0 * r.gflops /
-                       (k->precision == GP_TF32 ? tref_gflops : ref_gflops);
+        r.pct_cublas = isfinite(r.ref_time_ms)     /* --interleave */
+                           ? 100.0 * r.ref_time_ms / r.time_ms
+                           : 100.0 * r.gflops / kref_gflops;
         s->failures += rc != 0;
         emit(s, k, &r, 1);
         if (rc < 0 && context_lost()) {
@@ -632,6 +637,10 @@ int gp_cmd_run(int argc, char **argv)
                     s.probe_clock_mhz);
     s.nvml = gp_nvml_open(o.device);
     check_energy(&o, s.nvml, &meta);
+    if (o.interleave)
+        gp_meta_set(&meta, "interleave", "each kernel's timed launches alternate "
+                    "with its reference's (pair, kernel, pair, ...); pct_cublas = "
+                    "ref_time_ms / time_ms, both medians over those launches");
     if (!(s.csv = gp_csv_open(path, &meta, err, sizeof err))) {
         gp_error("%s", err);
         return 2;

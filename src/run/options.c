@@ -19,7 +19,7 @@ enum {
     OPT_SEED, OPT_METRICS, OPT_DEVICE,
     OPT_LIST_METRICS, OPT_BUILD_FACTS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE,
     OPT_CHIP,
-    OPT_CACHE_CONTROL, OPT_ENERGY
+    OPT_CACHE_CONTROL, OPT_ENERGY, OPT_INTERLEAVE
 };
 
 static const char short_opts[] = ":k:s:o:lqhV";
@@ -44,6 +44,7 @@ static const struct option long_opts[] = {
     { "no-flush",     no_argument,       NULL, OPT_NO_FLUSH },
     { "cache-control", required_argument, NULL, OPT_CACHE_CONTROL },
     { "energy",       required_argument, NULL, OPT_ENERGY },
+    { "interleave",   no_argument,       NULL, OPT_INTERLEAVE },
     { "plugin",       required_argument, NULL, OPT_PLUGIN },
     { "baseline",     required_argument, NULL, OPT_BASELINE },
     { "quiet",        no_argument,       NULL, 'q' },
@@ -244,6 +245,7 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
     case OPT_LIST_METRICS: o->list_metrics = 1; return 0;
     case OPT_BUILD_FACTS:  o->build_facts = 1;  return 0;
     case OPT_ROOFLINE:     o->roofline = 1;     return 0;
+    case OPT_INTERLEAVE:   o->interleave = 1;   return 0;
     case OPT_NO_FLUSH:     o->cache_control = "none"; return 0;
     case OPT_ENERGY:
         if (parse_finite("--energy", arg, &o->energy_s, err, errlen) < 0)

@@ -44,6 +44,7 @@ typedef struct {
     const char *chip;           /* --chip NAME for --list-metrics      */
     const char *baseline;       /* --baseline FILE: diff the run with it */
     int list, list_metrics, build_facts, help, version, roofline, quiet;
+    int interleave;             /* --interleave: reps alternate with the reference's */
     const char *cache_control;  /* --cache-control all|none (--no-flush: none) */
     double energy_s;            /* --energy SECONDS, 0: not measured       */
     gp_scrub scrub;             /* what it means (gp_cache_control_scrub)      */
@@ -66,6 +67,9 @@ typedef struct {
     gp_profiler *prof;          /* NULL: no counters                  */
     double energy_s;            /* --energy window in seconds, 0: none */
     gp_nvml *nvml;              /* its energy counter                  */
+    /* --interleave: each timed launch of the kernel follows one of `pair`
+     * (its reference), timed alike; their median goes to r->ref_time_ms */
+    const gp_kernel *pair;
 } gp_run_opts;
 
 /* ---- energy per launch (energy.c, --energy SECONDS) ---- */

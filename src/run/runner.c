@@ -220,45 +220,65 @@ static int verify_launch(gp_bench *b, const gp_kernel *k, gp_row *r,
     return 0;
 }
 
+/* One timed launch of `k`: C reset (beta != 0) and L2 scrubbed first, as
+ * every timed launch is, then events around the launch alone. */
+static int timed_launch(gp_bench *b, const gp_kernel *k, const gemm_args *a,
+                        const gp_run_opts *o, cudaEvent_t t0, cudaEvent_t t1)
+{
+    int e = b->beta != 0.0 ? prepare_c(b, 0) : 0;
+    if (!e)
+        e = scrub(b, &o->scrub, 0);
+    if (!e && !(e = cudaEventRecord(t0, 0)) && !(e = k->launch(a, 0, NULL)))
+        e = cudaEventRecord(t1, 0);
+    return e;
+}
+
+/* Sorts t[0..n) and returns its median. */
+static double sorted_median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* `reps` timed launches of k; with o->pair (--interleave) each follows a
+ * timed launch of the pair, so the two see the same clock and power state
+ * (a 20-launch burst at 8192^3 can cross the power cap partway: session 5
+ * traced one kernel's launches at 2.82 ms, then 3.07-3.30). */
 static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
                       int warmup, int reps, gp_row *r)
 {
     gemm_args a = args_for(b, b->C);
-    cudaEvent_t *ev = calloc(2 * (size_t)reps, sizeof *ev);
-    double *t = calloc((size_t)reps, sizeof *t);
+    int per = o->pair && o->pair != k ? 2 : 1, n = per * reps;
+    cudaEvent_t *ev = calloc(2 * (size_t)n, sizeof *ev);
+    double *t = calloc((size_t)n, sizeof *t);
     int e = (ev && t) ? 0 : (int)cudaErrorMemoryAllocation;
-    for (int i = 0; !e && i < 2 * reps; ++i)
+    for (int i = 0; !e && i < 2 * n; ++i)
         e = cudaEventCreate(&ev[i]);
     for (int i = 0; !e && i < warmup; ++i)
         if (!(e = prepare_c(b, 0)))
             e = k->launch(&a, 0, NULL);
-    for (int i = 0; !e && i < reps; ++i) {
-        if (b->beta != 0.0)
-            e = prepare_c(b, 0);
-        if (!e)
-            e = scrub(b, &o->scrub, 0);
-        if (!e && !(e = cudaEventRecord(ev[2 * i], 0)) &&
-            !(e = k->launch(&a, 0, NULL)))
-            e = cudaEventRecord(ev[2 * i + 1], 0);
-    }
+    for (int j = 0; !e && j < n; ++j)      /* per 2: pair, k, pair, k, ... */
+        e = timed_launch(b, per == 2 && j % 2 == 0 ? o->pair : k, &a, o,
+                         ev[2 * j], ev[2 * j + 1]);
     if (!e)
         e = cudaDeviceSynchronize();
-    for (int i = 0; !e && i < reps; ++i) {
+    for (int j = 0; !e && j < n; ++j) {    /* k's times first, the pair's after */
         float ms = 0;
-        e = cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
-        t[i] = ms;
+        e = cudaEventElapsedTime(&ms, ev[2 * j], ev[2 * j + 1]);
+        t[per == 2 ? (j % 2 ? j / 2 : reps + j / 2) : j] = ms;
     }
     if (!e) {
-        qsort(t, (size_t)reps, sizeof *t, cmp_double);
         r->reps = reps;
+        r->time_ms = sorted_median(t, reps);
         r->time_min_ms = t[0];
         r->time_max_ms = t[reps - 1];
-        r->time_ms = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
         r->gflops = 2.0 * b->m * b->n * b->k / (r->time_ms * 1e6);
+        if (per == 2)
+            r->ref_time_ms = sorted_median(t + reps, reps);
     } else {
         set_status(r, "timing", e);
     }
-    for (int i = 0; ev && i < 2 * reps; ++i)
+    for (int i = 0; ev && i < 2 * n; ++i)
         if (ev[i])
             cudaEventDestroy(ev[i]);
     free(ev);

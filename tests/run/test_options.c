@@ -134,6 +134,17 @@ static void energy_option(void **state)
     BAD("option '--energy' needs an argument", "-k", "naive", "-s", "8", "--energy");
 }
 
+static void interleave_option(void **state)
+{
+    (void)state;
+    assert_int_equal(PARSE("-k", "naive", "-s", "8"), 0);
+    assert_int_equal(o.interleave, 0);
+    assert_int_equal(PARSE("-k", "naive", "-s", "8", "--interleave"), 0);
+    assert_int_equal(o.interleave, 1);
+    BAD("option '--interleave' takes no argument", "-k", "naive", "-s", "8",
+        "--interleave=yes");
+}
+
 static void kernel_all_and_repeats_drop_duplicates(void **state)
 {
     (void)state;
@@ -297,7 +308,8 @@ static void usage_covers_every_option(void **state)
         "--kernel", "-k,", "--size", "-s,", "--sizes", "--mnk", "--alpha", "--beta",
         "--reps", "--warmup", "--seed", "--out", "-o,", "--metrics",
         "--device", "--list", "-l,", "--list-metrics", "--roofline",
-        "--no-flush", "--cache-control", "--energy", "--quiet", "-q,", "--help", "-h,",
+        "--no-flush", "--cache-control", "--energy", "--interleave", "--quiet", "-q,",
+        "--help", "-h,",
         "--version", "-V,",
         "probe", "plot", "report", "diff", "sweep", "--baseline", "Exit status",
         "Usage: gemmprof",
@@ -322,6 +334,7 @@ int main(void)
         cmocka_unit_test(every_option_is_stored),
         cmocka_unit_test(cache_control_option),
         cmocka_unit_test(energy_option),
+        cmocka_unit_test(interleave_option),
         cmocka_unit_test(kernel_all_and_repeats_drop_duplicates),
         cmocka_unit_test(options_may_follow_sizes_and_be_abbreviated),
         cmocka_unit_test(parse_is_repeatable),
