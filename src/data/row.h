@@ -112,7 +112,8 @@ typedef struct {
     double power_w;           /* mean board power (NVML energy counter)    */
     double energy_j;          /* joules per launch: power_w x sustained_ms */
     /* --interleave: the reference's median over the launches alternated
-     * with this kernel's timed ones (pct_cublas is its ratio to time_ms) */
+     * with this kernel's timed ones (pct_cublas is then the median of the
+     * per-pair ratios, not ref_time_ms / time_ms) */
     double ref_time_ms;
 } gp_row;
 

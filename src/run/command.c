@@ -326,9 +326,8 @@ static void run_precision(run_state *s, gp_precision p, const gp_shape *sh)
          * launcher's cudaPeekAtLastError() would report it as its own */
         if (rc < 0)
             (void)cudaGetLastError();
-        r.pct_cublas = isfinite(r.ref_time_ms)     /* --interleave */
-                           ? 100.0 * r.ref_time_ms / r.time_ms
-                           : 100.0 * r.gflops / kref_gflops;
+        if (!isfinite(r.ref_time_ms))     /* else the runner's, from the pairs */
+            r.pct_cublas = 100.0 * r.gflops / kref_gflops;
         s->failures += rc != 0;
         emit(s, k, &r, 1);
         if (rc < 0 && context_lost()) {
@@ -639,8 +638,10 @@ int gp_cmd_run(int argc, char **argv)
     check_energy(&o, s.nvml, &meta);
     if (o.interleave)
         gp_meta_set(&meta, "interleave", "each kernel's timed launches alternate "
-                    "with its reference's (pair, kernel, pair, ...); pct_cublas = "
-                    "ref_time_ms / time_ms, both medians over those launches");
+                    "with its reference's (reference, kernel, reference, ...); "
+                    "pct_cublas = 100 x the median over those pairs of the "
+                    "reference launch's time / the kernel launch's after it; "
+                    "ref_time_ms = the reference's median over them");
     if (!(s.csv = gp_csv_open(path, &meta, err, sizeof err))) {
         gp_error("%s", err);
         return 2;

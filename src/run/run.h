@@ -68,7 +68,8 @@ typedef struct {
     double energy_s;            /* --energy window in seconds, 0: none */
     gp_nvml *nvml;              /* its energy counter                  */
     /* --interleave: each timed launch of the kernel follows one of `pair`
-     * (its reference), timed alike; their median goes to r->ref_time_ms */
+     * (its reference), timed alike: r->ref_time_ms is their median, and
+     * r->pct_cublas 100 x the median of pair time / kernel time per pair */
     const gp_kernel *pair;
 } gp_run_opts;
 

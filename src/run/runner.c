@@ -241,16 +241,18 @@ static double sorted_median(double *t, int n)
 }
 
 /* `reps` timed launches of k; with o->pair (--interleave) each follows a
- * timed launch of the pair, so the two see the same clock and power state
- * (a 20-launch burst at 8192^3 can cross the power cap partway: session 5
- * traced one kernel's launches at 2.82 ms, then 3.07-3.30). */
+ * timed launch of the pair, so the two see the same clock and power state.
+ * A 20-launch burst at 8192^3 can cross the power cap partway (session 5
+ * traced one kernel's launches at 2.82 ms, then 3.07-3.30), and then the
+ * median of either kernel may fall in either mode: the ratio is the median
+ * of each pair's own ratio, the pair's time over k's right after it. */
 static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
                       int warmup, int reps, gp_row *r)
 {
     gemm_args a = args_for(b, b->C);
     int per = o->pair && o->pair != k ? 2 : 1, n = per * reps;
     cudaEvent_t *ev = calloc(2 * (size_t)n, sizeof *ev);
-    double *t = calloc((size_t)n, sizeof *t);
+    double *t = calloc((size_t)n + reps, sizeof *t);   /* + pair ratios */
     int e = (ev && t) ? 0 : (int)cudaErrorMemoryAllocation;
     for (int i = 0; !e && i < 2 * n; ++i)
         e = cudaEventCreate(&ev[i]);
@@ -267,14 +269,18 @@ static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
         e = cudaEventElapsedTime(&ms, ev[2 * j], ev[2 * j + 1]);
         t[per == 2 ? (j % 2 ? j / 2 : reps + j / 2) : j] = ms;
     }
+    for (int i = 0; !e && per == 2 && i < reps; ++i)
+        t[n + i] = t[reps + i] / t[i];
     if (!e) {
         r->reps = reps;
         r->time_ms = sorted_median(t, reps);
         r->time_min_ms = t[0];
         r->time_max_ms = t[reps - 1];
         r->gflops = 2.0 * b->m * b->n * b->k / (r->time_ms * 1e6);
-        if (per == 2)
+        if (per == 2) {
             r->ref_time_ms = sorted_median(t + reps, reps);
+            r->pct_cublas = 100.0 * sorted_median(t + n, reps);
+        }
     } else {
         set_status(r, "timing", e);
     }
