@@ -29,13 +29,19 @@
  * 8192^3 (mc: 94.1-95.5% / 92.7-96%).  Energy per GEMM down by about the
  * idle time removed (~1%).
  *
- * Outcome (H100 and H200, 4 runs of 4-6 rounds; reports/ladder-notes.md):
+ * Outcome (H100 and H200; reports/ladder-notes.md):
  *  - cycles under the clock lock: 97.6% of cuBLAS at 4096^3, 98.4% at
  *    8192^3 (mc 95.3 / 97.6): half the gap, not within 1%;
- *  - sustained (--energy) >= 95% in every run: 95.2-95.9% at 4096^3,
- *    96.0-96.6% at 8192^3.  20-launch bursts straddle 95: at 4096^3
- *    95.5/95.6 (H100) and 93.1/94.3 (H200);
- *  - joules per GEMM +2.9 to +4.7% over cuBLAS, no consistent saving on mc;
+ *  - clock free, scripts/bench.sh (--interleave: % of cuBLAS TF32 from
+ *    launches alternated with its own), six runs of 10 rounds at 20afa59:
+ *    96.5-96.7% at 4096^3 (60/60 rounds >= 95), 98.2-98.6% at 8192^3
+ *    (59/60), 97.2-98.8% at 2048^3; sustained (--energy 1.5) 95.4-96.0% /
+ *    95.7-97.2%.  Session 4's bursts below 95 were the run order (each
+ *    burst after the previous kernel's energy window) and, at 8192^3,
+ *    bursts that cross the power cap partway;
+ *  - at full clock (the fastest launch of each) 8192^3 is 95.5-96.2% on the
+ *    H100 and 94.5-95.1% on the H200: the rest of the gap is there;
+ *  - joules per GEMM +2.2 to +5.0% over cuBLAS, no consistent saving on mc;
  *  - with 1-block clusters (no multicast) worse than mc: 93.6-93.7%.
  */
 #include "tf32_rs.cuh"
