@@ -27,7 +27,9 @@
 #define RBN 128                             /* n per block: 64 per consumer */
 #define RBK 32                              /* one 128-byte swizzle row     */
 #define RSTAGES 4
+#ifndef RGROUP /* an experiment may build another */
 #define RGROUP 8                            /* block rows per raster group  */
+#endif
 #define RA_BYTES (RBM * RBK * 4)            /* 32 KB: A tile, K-major       */
 #define RB_BOX (32 * RBK * 4)               /* 4 KB: 32 n x 32 k of B       */
 #define RB_BYTES (RBN * RBK * 4)            /* 16 KB: four boxes            */
