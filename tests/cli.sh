@@ -19,6 +19,11 @@ no_cupti() { skip "$1" "no CUPTI host library: $(head -c 200 "$TMP/cupti")"; }
 if [ $cupti_host = 1 ]; then
     expect cli/bad_metric_name 2 'bogus__metric' -- "$GP" --kernel naive --size 64 --metrics bogus__metric.sum
 else no_cupti cli/bad_metric_name; fi
+# A counter the run file has no column for is refused (it would be
+# collected and dropped), with or without CUPTI's host library.
+expect cli/metric_without_column 2 \
+    '^gemmprof: --metrics: no run-file column for lts__t_sectors_op_read.sum \(gemmprof records only these counters: gpu__time_duration.sum, ' \
+    -- "$GP" --kernel naive --size 64 --metrics dram__bytes_read.sum,lts__t_sectors_op_read.sum
 # The compiler's facts, one row per kernel and SASS target; the numbers
 # below are sm_90's (registers differ by architecture).
 if "$GP" --version | grep -q ' sm_90 '; then

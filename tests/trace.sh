@@ -24,7 +24,12 @@ expect trace/bad_regex 2 "kernel-regex: '\(': " -- "$GP" trace --kernel-regex '(
 if "$GP" --list-metrics --chip GH100 >/dev/null 2>cupti.err; then
     expect trace/unknown_metric 2 'unknown metric for every chip CUPTI knows: nope.sum' -- \
         "$GP" trace --metrics nope.sum -- touch ran
-else skip trace/unknown_metric "no CUPTI host library: $(head -c 200 cupti.err)"; fi
+    expect trace/metric_without_column 2 '^gemmprof: --metrics: no run-file column for lts__t_sectors_op_read.sum \(' -- \
+        "$GP" trace --metrics lts__t_sectors_op_read.sum -- touch ran
+else
+    skip trace/unknown_metric "no CUPTI host library: $(head -c 200 cupti.err)"
+    skip trace/metric_without_column "no CUPTI host library: $(head -c 200 cupti.err)"
+fi
 [ -e ran ] && fail trace/cmd_not_run_on_bad_input "CMD ran" || pass trace/cmd_not_run_on_bad_input
 expect trace/cmd_not_found 2 '^gemmprof: /no/such/cmd: No such file or directory$' -- \
     "$GP" trace -- /no/such/cmd

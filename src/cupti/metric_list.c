@@ -68,6 +68,33 @@ static int add_item(gp_metric_list *out, const char *s, size_t len,
     return add_name(out, s, len, 0, err, errlen);
 }
 
+/* A counter the chip has but the run file has no column for would cost
+ * its passes and then be dropped while the header's metrics line named it:
+ * refused, naming every such name and the ones that are recorded. */
+int gp_metric_list_recordable(const gp_metric_list *l, char *err, size_t errlen)
+{
+    size_t n = sizeof default_names / sizeof *default_names, used = 0;
+    int bad = 0;
+    err[0] = '\0';
+    for (int i = 0; i < l->count; i++) {
+        size_t j = 0;
+        while (j < n && strcmp(l->names[i], default_names[j]) != 0)
+            j++;
+        if (j < n)
+            continue;
+        used += (size_t)snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s",
+                                 bad++ ? ", " : "no run-file column for ", l->names[i]);
+    }
+    if (!bad)
+        return 0;
+    for (size_t j = 0; j < n; j++)
+        used += (size_t)snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s",
+                                 j ? ", " : " (gemmprof records only these counters: ",
+                                 default_names[j]);
+    snprintf(err + used, used < errlen ? errlen - used : 0, "; ncu collects any)");
+    return -1;
+}
+
 int gp_metric_list_parse(const char *spec, gp_metric_list *out,
                          char *err, size_t errlen)
 {

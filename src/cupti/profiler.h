@@ -36,6 +36,10 @@ typedef struct {
 int gp_metric_list_parse(const char *spec, gp_metric_list *out,
                          char *err, size_t errlen);
 
+/* Every name is one the run file has a column for (the default list);
+ * 0, or -1 and `err` names the others and the recordable ones. */
+int gp_metric_list_recordable(const gp_metric_list *l, char *err, size_t errlen);
+
 /* Check names offline (host API, works without a GPU) against `chip`, or,
  * with chip NULL, against every chip CUPTI knows: a name no chip has is
  * bad input wherever the run goes (names from "default" are not checked

@@ -423,12 +423,13 @@ static void run_meta(gp_meta *m, const run_state *s, const gp_gpu *g,
 
 static int prepare_metrics(run_state *s)
 {
-    char err[1024];
+    char err[2048];
     s->want_counters = strcmp(s->o->metrics, "none") != 0;
     if (!s->want_counters)
         return 0;
     if (gp_metric_list_parse(s->o->metrics, &s->metrics, err, sizeof err) != 0 ||
-        gp_profiler_validate(&s->metrics, NULL, err, sizeof err) < 0) {
+        gp_profiler_validate(&s->metrics, NULL, err, sizeof err) < 0 ||
+        gp_metric_list_recordable(&s->metrics, err, sizeof err) != 0) {
         gp_error("--metrics: %s", err);
         return -1;
     }

@@ -23,7 +23,7 @@ extern char **environ;
 static int check_metrics(const gp_trace_opts *o, char *err, size_t errlen)
 {
     gp_metric_list list;
-    char msg[600];
+    char msg[2048];
     if (gp_metric_list_parse(o->metrics, &list, msg, sizeof msg) < 0) {
         snprintf(err, errlen, "--metrics: %s", msg);
         return -1;
@@ -31,6 +31,10 @@ static int check_metrics(const gp_trace_opts *o, char *err, size_t errlen)
     int rc = gp_profiler_validate(&list, NULL, msg, sizeof msg);
     if (rc == GP_PROFILER_NO_CUPTI || rc < 0) {
         snprintf(err, errlen, "%s%s", rc < 0 ? "" : "trace needs CUPTI: ", msg);
+        return -1;
+    }
+    if (gp_metric_list_recordable(&list, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "--metrics: %s", msg);
         return -1;
     }
     return 0;
@@ -173,7 +177,7 @@ static int merge_only(const gp_trace_opts *o, int argc, char **argv)
 /* Everything before CMD starts: the metrics, the library, the output. */
 static int prepare(const gp_trace_opts *o, char *lib, char *out, char *dir, size_t n)
 {
-    char err[1024], exe[PATH_MAX];
+    char err[2560], exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[len > 0 ? len : 0] = '\0';
     if (check_metrics(o, err, sizeof err) != 0 ||

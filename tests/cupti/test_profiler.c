@@ -72,6 +72,27 @@ static void parse_default_plus_extra_metric(void **state)
                          i < GP_NMETRICS && strcmp(list.names[i], "lts__t_bytes.sum") != 0);
 }
 
+/* The run file has a column for each default metric and no others: a name
+ * beyond them would be collected and dropped, so it is refused, by name. */
+static void recordable_means_a_run_file_column(void **state)
+{
+    (void)state;
+    parse_ok("default");
+    assert_int_equal(gp_metric_list_recordable(&list, err, sizeof err), 0);
+    parse_ok("dram__bytes_read.sum,lts__t_bytes.sum");
+    assert_int_equal(gp_metric_list_recordable(&list, err, sizeof err), 0);
+    parse_ok("default,sm__inst_executed.sum,lts__t_sectors_op_read.sum");
+    assert_int_equal(gp_metric_list_recordable(&list, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no run-file column for sm__inst_executed.sum, "
+                                "lts__t_sectors_op_read.sum ("));
+    assert_non_null(strstr(err, "dram__bytes_read.sum"));
+    assert_null(strchr(err, '\n'));
+    char small[24];
+    memset(small, 'x', sizeof small);
+    assert_int_equal(gp_metric_list_recordable(&list, small, sizeof small), -1);
+    assert_int_equal(strlen(small), sizeof small - 1);      /* cut, terminated */
+}
+
 static void parse_rejects_bad_lists(void **state)
 {
     (void)state;
@@ -359,6 +380,7 @@ int main(void)
         cmocka_unit_test(parse_none_is_empty),
         cmocka_unit_test(parse_list_trims_and_drops_duplicates),
         cmocka_unit_test(parse_default_plus_extra_metric),
+        cmocka_unit_test(recordable_means_a_run_file_column),
         cmocka_unit_test(parse_rejects_bad_lists),
         cmocka_unit_test(parse_rejects_more_than_64_metrics),
         cmocka_unit_test(validate_default_list_for_gh100),
