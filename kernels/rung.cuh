@@ -116,7 +116,12 @@ static inline void gp_record(gp_launch_info *info, const void *func, dim3 grid,
     info->grid[0] = grid.x; info->grid[1] = grid.y; info->grid[2] = grid.z;
     info->block[0] = block.x; info->block[1] = block.y; info->block[2] = block.z;
     info->dyn_smem = smem;
-    snprintf(info->config, sizeof info->config, "%s", config ? config : "");
+    /* cut to the field (a row's config column is as wide), without the
+     * format-truncation warning snprintf draws from callers' wider buffers */
+    const char *c = config ? config : "";
+    size_t n = strnlen(c, sizeof info->config - 1);
+    memcpy(info->config, c, n);
+    info->config[n] = '\0';
 }
 
 #define GP_LAUNCH(info, kern, grid, block, smem, stream, config, ...)        \
