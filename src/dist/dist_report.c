@@ -138,8 +138,8 @@ static void summary_row(const gp_dist_run *r, const gp_row *rows,
 {
     int n = r->o->reps, p = r->nranks, failed = -1, sampled = 0;
     identity(r, s, "all");
-    double *wall = malloc((size_t)n * sizeof *wall);
-    if (!wall)
+    double *wall = n > 0 ? malloc((size_t)n * sizeof *wall) : NULL;
+    if (!wall)          /* no reps (options refuse that) or no memory */
         return;
     for (int i = 0; i < n; i++) {       /* a repetition lasts as long as its slowest rank */
         wall[i] = 0;
