@@ -5,9 +5,6 @@
 #include <string.h>
 #include "profiler.h"
 
-#define GP_METRIC_NAME(id, name) name,
-static const char *const default_names[] = { GP_METRICS(GP_METRIC_NAME) };
-#undef GP_METRIC_NAME
 
 /* Metric names are identifiers joined by dots ("dram__bytes_read.sum";
  * a few chip-level ones carry capitals, "CTC.TriageCompute.ctc__rx_bytes"). */
@@ -44,8 +41,8 @@ static int add_item(gp_metric_list *out, const char *s, size_t len,
         return -1;
     }
     if (len == 7 && !strncmp(s, "default", 7)) {
-        for (size_t i = 0; i < sizeof default_names / sizeof *default_names; i++)
-            if (add_name(out, default_names[i], strlen(default_names[i]), 1,
+        for (int i = 0; i < GP_NMETRICS; i++)
+            if (add_name(out, gp_metric_names[i], strlen(gp_metric_names[i]), 1,
                          err, errlen))
                 return -1;
         return 0;
@@ -73,24 +70,21 @@ static int add_item(gp_metric_list *out, const char *s, size_t len,
  * refused, naming every such name and the ones that are recorded. */
 int gp_metric_list_recordable(const gp_metric_list *l, char *err, size_t errlen)
 {
-    size_t n = sizeof default_names / sizeof *default_names, used = 0;
+    size_t used = 0;
     int bad = 0;
     err[0] = '\0';
     for (int i = 0; i < l->count; i++) {
-        size_t j = 0;
-        while (j < n && strcmp(l->names[i], default_names[j]) != 0)
-            j++;
-        if (j < n)
+        if (gp_metric_index(l->names[i]) >= 0)
             continue;
         used += (size_t)snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s",
                                  bad++ ? ", " : "no run-file column for ", l->names[i]);
     }
     if (!bad)
         return 0;
-    for (size_t j = 0; j < n; j++)
+    for (int m = 0; m < GP_NMETRICS; m++)
         used += (size_t)snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s",
-                                 j ? ", " : " (gemmprof records only these counters: ",
-                                 default_names[j]);
+                                 m ? ", " : " (gemmprof records only these counters: ",
+                                 gp_metric_names[m]);
     snprintf(err + used, used < errlen ? errlen - used : 0, "; ncu collects any)");
     return -1;
 }

@@ -9,20 +9,13 @@
 #include "host.h"
 #include "session.h"
 
-#define GP_METRIC_NAME(id, name) name,
-static const char *const row_metric_names[GP_NMETRICS] = { GP_METRICS(GP_METRIC_NAME) };
-#undef GP_METRIC_NAME
-
 static void map_metrics(gp_session *s)
 {
     s->time_index = -1;
     for (int i = 0; i < s->list.count; i++) {
         const char *name = s->list.names[i];
         size_t len = strlen(name);
-        s->row_index[i] = -1;
-        for (int m = 0; m < GP_NMETRICS; m++)
-            if (!strcmp(name, row_metric_names[m]))
-                s->row_index[i] = m;
+        s->row_index[i] = gp_metric_index(name);
         s->is_sum[i] = len > 4 && !strcmp(name + len - 4, ".sum");
         if (!strcmp(name, "gpu__time_duration.sum"))
             s->time_index = i;

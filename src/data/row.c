@@ -50,6 +50,14 @@ const int gp_ncolumns = (int)(sizeof gp_columns / sizeof gp_columns[0]);
 _Static_assert(sizeof gp_columns / sizeof gp_columns[0] <= 128,
                "gp_run_file.has_column[] is too small for gp_columns");
 
+int gp_metric_index(const char *name)
+{
+    for (int m = 0; m < GP_NMETRICS; m++)
+        if (strcmp(gp_metric_names[m], name) == 0)
+            return m;
+    return -1;
+}
+
 int gp_column_index(const char *name)
 {
     for (int i = 0; i < gp_ncolumns; i++)

@@ -48,6 +48,8 @@ enum { GP_METRICS(GP_METRIC_ENUM) GP_NMETRICS };
 #undef GP_METRIC_ENUM
 
 extern const char *const gp_metric_names[GP_NMETRICS];
+/* The GP_M_ index of a counter the run file has a column for; -1 if none. */
+int gp_metric_index(const char *name);
 
 /* Long enough for most demangled cuBLAS/CUTLASS names; a longer one is
  * cut and keeps its identity with a hash (gp_row_set_kernel). */

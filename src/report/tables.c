@@ -35,7 +35,6 @@ static double get_pct(const gp_row *r) { return r->pct_cublas; }
 static double get_time(const gp_row *r) { return r->time_ms; }
 static double get_regs(const gp_row *r) { return r->regs_per_thread; }
 
-
 /* 100 x series k's median of get() over the precision's cuBLAS's (or,
  * cublas_over_k, cuBLAS's over k's: for times); NAN without cuBLAS or a
  * positive divisor. */
@@ -165,7 +164,6 @@ static double get_gflop_per_j(const gp_row *r)
     return r->m > 0 && r->energy_j > 0 ? flop / r->energy_j / 1e9 : NAN;
 }
 
-
 int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t)
 {
     static const char *const head[] = {
@@ -203,8 +201,8 @@ int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t)
     char sz[64];
     gp_shape_str(t->shape, sz, sizeof sz);
     gp_fmt(t->caption, sizeof t->caption, "Energy at size %s on %s (--energy: each kernel "
-           "back to back once every kernel of the size was timed; sustained %% cuBLAS = cuBLAS's sustained "
-           "time / the kernel's; medians over repeated rows)", sz,
+           "back to back once every kernel of the size was timed; sustained %% cuBLAS = "
+           "cuBLAS's sustained time / the kernel's; medians over repeated rows)", sz,
            gp_meta_get(&d->meta, "gpu_name") ? gp_meta_get(&d->meta, "gpu_name")
                                              : "an unknown GPU");
     free(k);
