@@ -9,13 +9,15 @@
 #   scripts/dist-check.sh            Env: OUT (default ./device-out), JOBS,
 #   SIZES ("8192"; SIZE is the old name), SKINNY (16384,16384,1024; "" for
 #   none), KERNELS ("cublas warptiling"), COMMS (every transport that works),
-#   REPS (5), B and BIN (make's build and binary folders: build, bin).
+#   REPS (5), B and BIN (make's build and binary folders: build, bin),
+#   DIST_ARGS (more `gemmprof dist` options for every run, e.g. --panel 2048).
 #   Made to stay under ~6 minutes on 2 H100/H200 with the defaults.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}; D=$OUT/dist; mkdir -p "$D"
 JOBS=${JOBS:-$(nproc)}; SIZES=${SIZES:-${SIZE:-8192}}; SKINNY=${SKINNY-16384,16384,1024}
 KERNELS=${KERNELS:-cublas warptiling}; REPS=${REPS:-5}
+read -r -a EXTRA <<<"${DIST_ARGS:-}"
 B=${B:-build}; BIN=${BIN:-bin}; GP=$BIN/gemmprof
 export PATH=/usr/local/cuda/bin:$PATH
 # NVLink SHARP (multicast) must stay off on these machines.
@@ -78,7 +80,7 @@ run() {
     local name=$1 np=$2; shift 2
     local t=$SECONDS rc
     timeout 150 "${MPIRUN[@]}" -np "$np" \
-        "$GP" dist --reps "$REPS" --warmup 1 --out "$D/$name.csv" "$@" \
+        "$GP" dist --reps "$REPS" --warmup 1 --out "$D/$name.csv" "${EXTRA[@]}" "$@" \
         >"$D/$name.log" 2>&1
     rc=$?
     local last; last=$(grep -E '^all|gemmprof:' "$D/$name.log" | grep -v 'counters unavailable' | tail -1)
@@ -138,15 +140,18 @@ awk -F, '
         n++; K[n] = key; G[n] = $col["gflops"]; R[n] = $col["ranks"]
         GR[n] = $col["grid"]; C[n] = $col["comm"]; V[n] = $col["verified"]
         CO[n] = $col["comm_ms"]; CP[n] = $col["compute_ms"]; T[n] = $col["time_ms"]
+        CT[n] = ("comm_total_ms" in col) ? $col["comm_total_ms"] : "NA"
+        PW[n] = $col["panel"]
         if (R[n] == 1) base[key] = G[n]
     }
     END {
-        printf "%-28s %-5s %-10s %10s %9s %9s %9s %8s %7s %5s\n", "kernel shape", "grid",
-               "comm", "GFLOP/s", "time_ms", "compute", "comm_ms", "speedup", "eff", "ok"
+        printf "%-28s %-5s %-10s %6s %10s %9s %9s %9s %10s %8s %7s %5s\n", "kernel shape", "grid",
+               "comm", "panel", "GFLOP/s", "time_ms", "compute", "exposed", "comm_total",
+               "speedup", "eff", "ok"
         for (i = 1; i <= n; i++) {
             sp = (K[i] in base) && base[K[i]] > 0 ? G[i] / base[K[i]] : 0
-            printf "%-28s %-5s %-10s %10.0f %9.2f %9.2f %9.2f %8s %7s %5s\n", K[i], GR[i], C[i],
-                   G[i], T[i], CP[i], CO[i], sp ? sprintf("%.2fx", sp) : "NA",
+            printf "%-28s %-5s %-10s %6s %10.0f %9.2f %9.2f %9.2f %10s %8s %7s %5s\n", K[i], GR[i], C[i],
+                   PW[i], G[i], T[i], CP[i], CO[i], CT[i], sp ? sprintf("%.2fx", sp) : "NA",
                    sp ? sprintf("%.0f%%", 100 * sp / R[i]) : "NA", V[i] == 1 ? "yes" : "NO"
         }
     }' "$D"/*.csv

@@ -94,9 +94,13 @@ typedef struct {
     double panel;             /* panel width: columns of A per broadcast    */
     char comm[16];            /* panel transport: mpi, staged, cuda-aware, nccl */
     double compute_ms;        /* local GEMMs (median over reps)             */
-    double comm_ms;           /* panel time on the critical path: issuing
-                                 packs and broadcasts, blocked waiting for
-                                 panels, a GPU gemm's wait for its pack    */
+    double comm_ms;           /* exposed communication: panel time on the
+                                 critical path (a GPU gemm's wait for its
+                                 panel; host transports: also the host's
+                                 time issuing and blocked waiting)        */
+    double comm_total_ms;     /* all communication: GPU time of the rank's
+                                 broadcasts, hidden or not (NA where the
+                                 transport cannot time them)              */
     double transfer_ms;       /* host<->device copies of A, B, C; 0 on CPU  */
     double gflops_with_transfers;  /* 2mnk / (time + transfer)               */
     double efficiency;        /* compute_ms / time_ms (summary: mean over ranks) */

@@ -171,9 +171,20 @@ struct gp_dist_transport {
      * communicator of one rank. */
     int (*post)(void *ctx, gp_dist_dir dir, int slot, void *buf,
                 size_t count, int root, char *err, size_t errlen);
-    /* Wait until the (dir, slot) broadcast has landed in buf. */
+    /* Wait until the (dir, slot) broadcast has landed in buf; with
+     * device_ordered, only order the backend's next gemm of that slot
+     * after it, on the GPU, without blocking the host. */
     int (*wait)(void *ctx, gp_dist_dir dir, int slot, char *err, size_t errlen);
     void (*close)(void *ctx);
+    /* 1: wait() orders on the GPU (the backend's gemm stream waits for the
+     * broadcast), so the core issues every panel's broadcast and gemm
+     * ahead and synchronises once per multiply: the broadcast of panel p+1
+     * runs under the gemm of panel p with no host round trip per panel.
+     * 0: wait() returns once the panel has landed (host transports). */
+    int device_ordered;
+    /* Optional (NULL): GPU time this rank spent in broadcasts since the
+     * last call (all of it, hidden or not), then reset.  ms, or NAN. */
+    double (*busy_ms)(void *ctx);
 };
 
 /* Host buffers, MPI_Ibcast/MPI_Wait (dist_transport_mpi.c). */

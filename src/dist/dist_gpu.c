@@ -191,7 +191,7 @@ static int gpu_upload(void *ctx, gp_dist_buf which, const void *host,
     }
     if (which == GP_DIST_C) {           /* a fresh C: a new repetition */
         g->gemm_ms = 0;
-        g->pack_wait_ms = 0;
+        g->panel_wait_ms = 0;
         g->gemms = 0;
         g->nwidths = 0;
     }
@@ -219,7 +219,7 @@ static int gpu_zero_c(void *ctx, char *err, size_t errlen)
     gp_gpu_rank *g = ctx;
     size_t n = elems(g, GP_DIST_C) * g->esize;
     g->gemm_ms = 0;
-    g->pack_wait_ms = 0;
+    g->panel_wait_ms = 0;
     g->gemms = 0;
     g->nwidths = 0;
     if (n && gp_gpu_fail(cudaMemsetAsync(g->mat[GP_DIST_C], 0, n, g->compute),
@@ -301,11 +301,17 @@ static int gpu_gemm(void *ctx, int slot, const void *a, int lda, const void *b,
     if (more_events(g, err, errlen) < 0)
         return -1;
     int e = cudaEventRecord(g->ev[g->nev], g->compute);
-    /* a panel packed here (not one received: the core waited for that) */
+    /* a panel packed here, and one received through a device-ordered
+     * transport (a host transport's wait returned once it had landed) */
     if (e == cudaSuccess && in_panel(g, 0, s, a))
         e = cudaStreamWaitEvent(g->compute, g->packed[0][s], 0);
     if (e == cudaSuccess && in_panel(g, 1, s, b))
         e = cudaStreamWaitEvent(g->compute, g->packed[1][s], 0);
+    for (int ab = 0; ab < 2 && e == cudaSuccess; ab++)
+        if (g->has_landed[ab][s]) {
+            e = cudaStreamWaitEvent(g->compute, g->landed[ab][s], 0);
+            g->has_landed[ab][s] = 0;
+        }
     if (e == cudaSuccess)
         e = cudaEventRecord(g->ev[g->nev + 1], g->compute);
     if (gp_gpu_fail(e, "ordering a gemm after its pack", err, errlen) < 0)
@@ -340,7 +346,7 @@ static int gpu_sync(void *ctx, char *err, size_t errlen)
     for (int i = 0; i < g->nev; i += 3) {
         float ms = 0;
         if (cudaEventElapsedTime(&ms, g->ev[i], g->ev[i + 1]) == cudaSuccess)
-            g->pack_wait_ms += ms;
+            g->panel_wait_ms += ms;
         if (cudaEventElapsedTime(&ms, g->ev[i + 1], g->ev[i + 2]) == cudaSuccess)
             g->gemm_ms += ms;
     }
@@ -354,9 +360,9 @@ double gp_gpu_gemm_ms(void *bctx)
     return ((const gp_gpu_rank *)bctx)->gemm_ms;
 }
 
-double gp_gpu_pack_wait_ms(void *bctx)
+double gp_gpu_panel_wait_ms(void *bctx)
 {
-    return ((const gp_gpu_rank *)bctx)->pack_wait_ms;
+    return ((const gp_gpu_rank *)bctx)->panel_wait_ms;
 }
 
 static int gpu_counters(void *ctx, gp_row *r, char *err, size_t errlen)

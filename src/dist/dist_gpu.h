@@ -34,15 +34,20 @@ typedef struct {
     /* [0 A, 1 B][slot]: after the last pack into the panel buffer (on
      * `copy`); never recorded is fine, CUDA then treats it as done. */
     cudaEvent_t packed[2][2];
+    /* [0 A, 1 B][slot]: set by a device-ordered transport's wait (the
+     * broadcast into the slot is done when it fires), consumed by the next
+     * gemm of the slot, which waits for it on the GPU. */
+    cudaEvent_t landed[2][2];
+    int has_landed[2][2];
 
-    /* Three events per gemm not yet synchronised: before its wait for a
-     * pack, before and after the launch.  Their GPU times add up in
-     * gemm_ms and pack_wait_ms, which a C upload (a new repetition)
-     * resets. */
+    /* Three events per gemm not yet synchronised: before its wait for its
+     * panel (a pack here, or a broadcast from a device-ordered transport),
+     * before and after the launch.  Their GPU times add up in gemm_ms and
+     * panel_wait_ms, which a C upload (a new repetition) resets. */
     cudaEvent_t *ev;
     int nev, evcap;
     double gemm_ms;
-    double pack_wait_ms;
+    double panel_wait_ms;
     long gemms;
     /* Widths of this repetition's gemms (for the counters). */
     int *widths;
@@ -66,9 +71,12 @@ typedef struct {
  * without launch and synchronisation overhead.  For the core, which
  * times gemm + sync on the host. */
 double gp_gpu_gemm_ms(void *bctx);
-/* GPU time the same gemms spent waiting for a pack of their panel that
- * was not done yet: packing on the critical path, counted as comm. */
-double gp_gpu_pack_wait_ms(void *bctx);
+/* GPU time the same gemms spent waiting for their panel (a pack not yet
+ * done, or with a device-ordered transport a broadcast not yet landed):
+ * communication on the critical path, the exposed part of comm.  The
+ * compute stream runs nothing else, so this is the time it stood idle
+ * between gemms for want of a panel. */
+double gp_gpu_panel_wait_ms(void *bctx);
 
 /* "what: CUDA message" into err; returns -1 (0 if e is cudaSuccess). */
 int gp_gpu_fail(int e, const char *what, char *err, size_t errlen);

@@ -78,8 +78,20 @@ void gp_dist_meta(gp_dist_run *r, gp_meta *m)
     gp_meta_set(m, "grid", "%dx%d", o->pr, o->pc);
     gp_meta_set(m, "block", "%ldx%ld", o->br, o->bc);
     gp_meta_set(m, "kblock", "%ld", o->bk);
-    gp_meta_set(m, "panel", "%ld (max %ld, %ld panels)", o->panel,
-                r->sched.max_width, r->sched.npanels);
+    if (o->panel_auto)
+        gp_meta_set(m, "panel", "%ld (%s; %ld panels)", r->sched.max_width,
+                    r->panel_why, r->sched.npanels);
+    else
+        gp_meta_set(m, "panel", "%ld (max %ld, %ld panels)", o->panel,
+                    r->sched.max_width, r->sched.npanels);
+    if (o->panel_auto && r->panel_table[0]) {
+        char one[sizeof r->panel_table];
+        snprintf(one, sizeof one, "%s", r->panel_table);
+        for (char *c = one; *c; c++)        /* the table on one line */
+            if (*c == '\n')
+                *c = c[1] ? ';' : '\0';
+        gp_meta_set(m, "panel_auto", "%s", one);
+    }
     gp_meta_set(m, "comm", "%s", r->tr->name);
     gp_meta_set(m, "local", "%s (%s)", o->local, backends);
     gp_meta_set(m, "hosts", "%s", hosts);
@@ -90,7 +102,9 @@ void gp_dist_meta(gp_dist_run *r, gp_meta *m)
     gp_meta_set(m, "timing", "MPI_Wtime per rep from a barrier to each rank's "
                 "last local GEMM; summary time_ms is the median over reps of "
                 "the slowest rank; compute/comm/transfer are per-rank medians, "
-                "their mean in the summary");
+                "their mean in the summary; comm_ms is the exposed "
+                "communication (GPU: the gemm stream's wait for its panels), "
+                "comm_total_ms the broadcasts' own GPU time, hidden or not");
     gp_meta_set(m, "verification", "each rank against an FP64 product from the "
                 "generator; above %ld multiply-adds per rank a random sample of "
                 "rows x columns", o->check_budget);

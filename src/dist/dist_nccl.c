@@ -9,6 +9,7 @@
  * gives the types and prototypes; without it this transport is compiled
  * out and --comm nccl says so. */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,10 @@ typedef struct {
     cudaStream_t stream;
     cudaEvent_t done[2][2];       /* [dir][slot] */
     int posted[2][2];
+    /* A timing pair around each broadcast since the last busy_ms(): the
+     * GPU time of communication, hidden or not. */
+    cudaEvent_t *tev;
+    int ntev, tevcap;
 } nccl_ctx;
 
 static int nccl_fail(const nccl_api *api, ncclResult_t rc, const char *what,
@@ -164,9 +169,31 @@ static void nccl_close(void *ctx)
             if (x->done[d][s])
                 cudaEventDestroy(x->done[d][s]);
     }
+    for (int i = 0; i < x->tevcap; i++)
+        cudaEventDestroy(x->tev[i]);
+    free(x->tev);
     if (x->stream)
         cudaStreamDestroy(x->stream);
     free(x);
+}
+
+/* Room for one more timing pair (events are kept and reused). */
+static int more_timing(nccl_ctx *x, char *err, size_t errlen)
+{
+    if (x->ntev + 2 <= x->tevcap)
+        return 0;
+    int cap = x->tevcap ? 2 * x->tevcap : 16;
+    cudaEvent_t *ev = realloc(x->tev, (size_t)cap * sizeof *ev);
+    if (!ev) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    x->tev = ev;
+    for (; x->tevcap < cap; x->tevcap++)
+        if (gp_gpu_fail(cudaEventCreate(&x->tev[x->tevcap]), "cudaEventCreate",
+                        err, errlen) < 0)
+            return -1;
+    return 0;
 }
 
 /* One communicator over `mpi`: its rank 0 makes the id and broadcasts it
@@ -271,18 +298,25 @@ static int nccl_post(void *ctx, gp_dist_dir dir, int slot, void *buf, size_t cou
     int e = cudaStreamWaitEvent(x->stream, x->g->slot_free[s], 0);
     if (e == cudaSuccess)
         e = cudaStreamWaitEvent(x->stream, x->g->packed[dir][s], 0);
-    if (gp_gpu_fail(e, "cudaStreamWaitEvent", err, errlen) < 0)
+    if (gp_gpu_fail(e, "cudaStreamWaitEvent", err, errlen) < 0 ||
+        more_timing(x, err, errlen) < 0)
         return -1;
+    cudaEventRecord(x->tev[x->ntev], x->stream);
     ncclResult_t rc = x->api->ncclBroadcast(buf, buf, count, x->type, root,
                                             x->comm[dir], x->stream);
     if (nccl_fail(x->api, rc, "ncclBroadcast", err, errlen) < 0)
         return -1;
+    cudaEventRecord(x->tev[x->ntev + 1], x->stream);
+    x->ntev += 2;
     return gp_gpu_fail(cudaEventRecord(x->done[dir][s], x->stream),
                        "cudaEventRecord", err, errlen);
 }
 
-/* Blocks until the panel has landed, so the time the host waits here is
- * the broadcast's exposed time (comm), not hidden inside the next gemm. */
+/* Device-ordered: the next gemm of the slot waits for the broadcast on
+ * the GPU (dist_gpu.c), so the host goes on issuing the next panels and
+ * the time the gemm stream stands waiting is the exposed communication
+ * (gp_gpu_panel_wait_ms).  An error NCCL already knows of is reported
+ * here; one that happens later surfaces at the multiply's sync. */
 static int nccl_wait(void *ctx, gp_dist_dir dir, int slot, char *err, size_t errlen)
 {
     nccl_ctx *x = ctx;
@@ -294,12 +328,28 @@ static int nccl_wait(void *ctx, gp_dist_dir dir, int slot, char *err, size_t err
     x->posted[dir][s] = 0;
     if (x->size[dir] < 2)
         return 0;
-    int e = cudaEventSynchronize(x->done[dir][s]);
-    if (e != cudaSuccess)
-        return gp_gpu_fail(e, "ncclBroadcast", err, errlen);
+    x->g->landed[dir][s] = x->done[dir][s];
+    x->g->has_landed[dir][s] = 1;
     ncclResult_t async = ncclSuccess;
     x->api->ncclCommGetAsyncError(x->comm[dir], &async);
     return nccl_fail(x->api, async, "ncclBroadcast", err, errlen);
+}
+
+/* The broadcasts' own GPU time since the last call. */
+static double nccl_busy_ms(void *ctx)
+{
+    nccl_ctx *x = ctx;
+    double sum = 0;
+    if (cudaStreamSynchronize(x->stream) != cudaSuccess)
+        return NAN;
+    for (int i = 0; i + 1 < x->ntev; i += 2) {
+        float ms = 0;
+        if (cudaEventElapsedTime(&ms, x->tev[i], x->tev[i + 1]) != cudaSuccess)
+            return NAN;
+        sum += ms;
+    }
+    x->ntev = 0;
+    return sum;
 }
 
 const gp_dist_transport gp_dist_transport_nccl = {
@@ -308,6 +358,8 @@ const gp_dist_transport gp_dist_transport_nccl = {
     .post = nccl_post,
     .wait = nccl_wait,
     .close = nccl_close,
+    .device_ordered = 1,
+    .busy_ms = nccl_busy_ms,
 };
 
 #endif

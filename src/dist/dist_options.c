@@ -45,15 +45,16 @@ void gp_dist_usage(FILE *f)
 {
     fputs(
 "Usage: mpirun -np P gemmprof dist --mnk M,N,K | --size N  --local KERNEL\n"
-"         [--grid PRxPC] [--block BRxBC] [--kblock BK] [--panel W]\n"
+"         [--grid PRxPC] [--block BRxBC] [--kblock BK] [--panel W|auto]\n"
 "         [--precision fp32|fp64|tf32] [--comm auto|mpi|staged|cuda-aware|nccl]\n"
 "         [--reps N] [--warmup N] [--seed N] [--check-budget N] [--out FILE|DIR] [--quiet]\n"
 "C = A*B distributed over a PRxPC process grid (default: the most square for P):\n"
 "SUMMA on a ScaLAPACK block-cyclic layout, C in BRxBC blocks (default 128x128),\n"
 "the K dimension in BK blocks (default BC).  A panel (--panel W, a multiple of BK,\n"
-"default the first multiple >= 256, >= 2048 for GPU kernels) is broadcast\n"
-"along process rows (A) and\n"
-"columns (B) while the previous one is multiplied.\n"
+"default: auto for GPU kernels, the first multiple >= 256 for CPU ones) is\n"
+"broadcast along process rows (A) and columns (B) while the previous one is\n"
+"multiplied.  --panel auto times the local gemm at each width and takes the\n"
+"narrowest within 3% of the unsplit local gemm's rate (a table says why).\n"
 "  --local      cpu_naive, cpu_blocked, cpu_blas (CPU), or any kernel of\n"
 "               `gemmprof --list` (one GPU per rank, by rank within the host)\n"
 "  --precision  default: the kernel's own (CPU kernels: fp64)\n"
@@ -167,8 +168,9 @@ static int parse_one(int c, const char *v, gp_dist_options *o, raw_opts *raw,
         return 0;
     case OPT_PANEL:
         raw->panel_given = 1;
-        if (parse_pos(v, DIM_MAX, &o->panel) < 0)
-            return bad(err, errlen, "panel", v, "an integer in 1..1048576");
+        o->panel_auto = strcmp(v, "auto") == 0;
+        if (!o->panel_auto && parse_pos(v, DIM_MAX, &o->panel) < 0)
+            return bad(err, errlen, "panel", v, "auto or an integer in 1..1048576");
         return 0;
     case OPT_REPS:
         if (parse_pos(v, 1000000, &x) < 0)
@@ -231,8 +233,18 @@ static int check_blocks(const raw_opts *raw, gp_dist_options *o,
                    "BRxBC with integers in 1..1048576 (e.g. 64x64)");
     if (!raw->kblock_given)
         o->bk = o->bc;
-    if (!raw->panel_given) {
-        long want = o->cpu_local ? GP_DIST_PANEL_MIN : GP_DIST_PANEL_MIN_GPU;
+    if (!raw->panel_given)
+        o->panel_auto = !o->cpu_local;
+    if (o->panel_auto && o->cpu_local) {
+        snprintf(err, errlen, "--panel auto times GPU gemms; give --panel W "
+                 "for the CPU kernel %s", o->local);
+        return -1;
+    }
+    if (o->panel_auto || !raw->panel_given) {
+        /* auto: the widest it may choose, which sizes the panel buffers;
+         * one rank broadcasts nothing, so its one panel is the whole K */
+        long want = !o->panel_auto ? GP_DIST_PANEL_MIN
+                    : o->pr * o->pc == 1 ? o->k : GP_DIST_PANEL_AUTO_MAX;
         o->panel = (want + o->bk - 1) / o->bk * o->bk;
     } else if (o->panel % o->bk) {
         snprintf(err, errlen, "--panel %ld is not a multiple of the K block %ld "

@@ -12,10 +12,14 @@
 #define GP_DIST_BLOCK_DEFAULT 128
 #define GP_DIST_PANEL_MIN 256     /* default panel: blocks >= this wide */
 /* GPU local kernels: every panel step reads and writes all of local C, and
- * a K=256 GEMM runs well below a GPU's rate.  Measured on 2 H200s (8192^3,
- * cublas, nccl, 1x2): panel 256 gave 1.65x over one GPU, 1024 1.76x, 2048
- * 1.83x. */
-#define GP_DIST_PANEL_MIN_GPU 2048
+ * a narrow-K GEMM runs below a GPU's rate, while a wide first panel is a
+ * long broadcast nothing hides.  --panel auto (their default) times the
+ * widths up to this one, which sizes the panel buffers (dist_panel.c). */
+#define GP_DIST_PANEL_AUTO_MAX 4096
+/* ... and takes the narrowest whose local gemm runs within this share of
+ * the rate of the unsplit local gemm: narrower panels broadcast less at
+ * the start of the pipeline, wider ones read and write local C less often. */
+#define GP_DIST_PANEL_AUTO_SLACK 0.03
 
 typedef struct {
     int pr, pc;                  /* process grid                          */
@@ -24,7 +28,9 @@ typedef struct {
     const char *local;           /* local kernel name                      */
     int cpu_local;               /* 1: cpu_naive, cpu_blocked, cpu_blas    */
     gp_precision precision;
-    long panel;                  /* panel width, a multiple of bk          */
+    long panel;                  /* panel width, a multiple of bk (auto:
+                                    the widest it may choose)             */
+    int panel_auto;              /* --panel auto: chosen by measurement    */
     const char *comm;            /* auto, mpi, staged, cuda-aware, nccl    */
     int reps, warmup;
     unsigned long long seed;

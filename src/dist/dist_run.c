@@ -1,5 +1,6 @@
 /* dist_run.c - warm-up and timed repetitions of the distributed multiply,
  * then each rank's check of its own C blocks. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,11 +51,16 @@ static void one_rep(gp_dist_run *r, gp_dist_times *t)
     t->total = gp_dist_now_ms() - t0;
     /* GPU gemms run asynchronously: their own event times, not the host's
      * launch-and-wait time, are the compute time; a gemm's wait on the GPU
-     * for its pack is packing on the critical path: comm */
+     * for its panel is communication on the critical path.  With a
+     * device-ordered transport the host only issues work, so that wait is
+     * all of the exposed comm; a host transport's blocking waits add. */
     if (r->be == &gp_dist_backend_gpu && !r->failed) {
         t->compute = gp_gpu_gemm_ms(r->bctx);
-        t->comm += gp_gpu_pack_wait_ms(r->bctx);
+        if (r->tr->device_ordered)
+            t->comm = 0;
+        t->comm += gp_gpu_panel_wait_ms(r->bctx);
     }
+    t->comm_total = r->tr->busy_ms ? r->tr->busy_ms(r->tctx) : NAN;
     MPI_Barrier(MPI_COMM_WORLD);
     download(r, t);
 }

@@ -19,6 +19,8 @@ typedef struct {
                                 blocked waiting for panels, plus a GPU
                                 gemm's wait for a pack not yet done      */
     double transfer;         /* host<->device copies; 0 on CPU           */
+    double comm_total;       /* GPU time of this rank's broadcasts, hidden
+                                or not (NAN: the transport cannot say)   */
 } gp_dist_times;
 
 typedef struct {
@@ -40,6 +42,8 @@ typedef struct {
     gp_dist_check check;              /* this rank's local C              */
     int failed;                       /* a local error (sticky)           */
     char err[512];
+    char panel_table[1024];           /* --panel auto: what it measured   */
+    char panel_why[160];              /*   and why it chose the width     */
     gp_csv_writer *csv;               /* rank 0                           */
     char path[4096];                  /* rank 0: the run file             */
 } gp_dist_run;
@@ -57,6 +61,12 @@ int gp_dist_agree(gp_dist_run *r, int failed, char *err, size_t errlen);
 /* The run file's metadata: host facts, grid, blocks, panel, transport, MPI
  * library, hosts, local backend.  Collective (gathers host names). */
 void gp_dist_meta(gp_dist_run *r, gp_meta *m);
+
+/* --panel auto (dist_panel.c): time the local gemm at each candidate
+ * width, choose one, remake the schedule.  Collective, after the matrices
+ * are filled; 0, or -1 on every rank. */
+#define GP_DIST_AUTO_MAXW 16
+int gp_dist_panel_auto(gp_dist_run *r);
 
 /* One multiply C += A*B over all panels.  Adds this rank's compute and
  * comm times (ms).  A failed transport aborts the job; a failed local

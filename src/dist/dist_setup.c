@@ -144,6 +144,10 @@ int gp_dist_setup(gp_dist_run *r)
     rc = fill_matrices(r);
     if (gp_dist_agree(r, rc != 0, r->err, sizeof r->err) != 0)
         return -1;
+    if (r->o->panel_auto && gp_dist_panel_auto(r) != 0)
+        return -1;
+    if (r->o->panel_auto && r->rank == 0 && !r->o->quiet)
+        fputs(r->panel_table, stdout);
     rc = open_output(r);
     return gp_dist_agree(r, rc != 0, r->err, sizeof r->err);
 }

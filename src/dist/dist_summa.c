@@ -18,8 +18,8 @@
  * comm (host ms): time in post and wait, i.e. what the host spends issuing
  * packs and broadcasts plus what it is blocked waiting for panels to land
  * (and packing, for a backend that packs synchronously).  A device
- * backend's gemm that had to wait on the GPU for its pack adds that wait
- * in dist_run.c. */
+ * backend replaces it in dist_run.c by what the GPU saw: its gemms' wait
+ * for their panels (with a device-ordered transport, the whole of it). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -159,20 +159,28 @@ static void wait_for(gp_dist_run *r, int slot)
         transport_failed(r, err);
 }
 
-static void multiply(gp_dist_run *r, long pi, int slot, const operands *ops)
+/* The gemm of panel pi; `sync`: and wait for it (a host transport moves
+ * the next broadcast while it waits, see dist_gpu.h). */
+static void multiply(gp_dist_run *r, long pi, int slot, const operands *ops,
+                     int sync)
 {
     char err[512];
     if (r->failed || r->geom.mloc == 0 || r->geom.nloc == 0)
         return;
     if (r->be->gemm(r->bctx, slot, ops->a.p, ops->a.ld, ops->b.p, ops->b.ld,
                     (int)r->sched.panels[pi].width, err, sizeof err) != 0 ||
-        r->be->sync(r->bctx, err, sizeof err) != 0)
+        (sync && r->be->sync(r->bctx, err, sizeof err) != 0))
         gp_dist_note(r, err);
 }
 
+/* A device-ordered transport (dist.h) lets the host issue every panel
+ * ahead: the GPU orders each gemm after its broadcast and each broadcast
+ * after the gemm that last read its slot, and the host waits once, at the
+ * end.  Otherwise the host waits for each gemm (and panel) in turn. */
 void gp_dist_summa(gp_dist_run *r, gp_dist_times *t)
 {
     long np = r->sched.npanels;
+    int ahead = r->tr->device_ordered;
     operands ops[2] = { { { NULL, 0 }, { NULL, 0 } }, { { NULL, 0 }, { NULL, 0 } } };
     double t0 = gp_dist_now_ms();
     if (np > 0)
@@ -186,9 +194,14 @@ void gp_dist_summa(gp_dist_run *r, gp_dist_times *t)
         if (pi + 1 < np)
             post(r, pi + 1, slot ^ 1, &ops[slot ^ 1]);
         t1 = gp_dist_now_ms();
-        multiply(r, pi, slot, &ops[slot]);
+        multiply(r, pi, slot, &ops[slot], !ahead);
         double t2 = gp_dist_now_ms();
         t->comm += t1 - t0;
         t->compute += t2 - t1;
     }
+    char err[512];
+    t0 = gp_dist_now_ms();
+    if (ahead && !r->failed && r->be->sync(r->bctx, err, sizeof err) != 0)
+        gp_dist_note(r, err);
+    t->compute += gp_dist_now_ms() - t0;
 }

@@ -174,6 +174,32 @@ static void bad_counts_and_stray_words(void **state)
                  "cpu_naive", "extra");
 }
 
+/* GPU kernels choose their panel by measurement unless given one; the
+ * buffers are sized for the widest it may choose.  CPU kernels cannot. */
+static void panel_auto(void **state)
+{
+    (void)state;
+    assert_int_equal(parse(2, "--size", "8192", "--local", "cublas", NULL), 0);
+    assert_true(o.panel_auto);
+    assert_int_equal(o.panel, GP_DIST_PANEL_AUTO_MAX);
+    assert_int_equal(parse(2, "--size", "8192", "--local", "cublas", "--kblock", "96",
+                           "--panel", "auto", NULL), 0);
+    assert_true(o.panel_auto);
+    assert_int_equal(o.panel, 4128);           /* 43 blocks of 96 >= 4096 */
+    assert_int_equal(parse(1, "--size", "1000", "--local", "cublas", NULL), 0);
+    assert_int_equal(o.panel, 1024);           /* one rank: the whole K */
+    assert_int_equal(parse(2, "--size", "8192", "--local", "cublas", "--panel", "512",
+                           NULL), 0);
+    assert_false(o.panel_auto);
+    assert_int_equal(o.panel, 512);
+    assert_int_equal(parse(2, "--size", "64", "--local", "cpu_naive", NULL), 0);
+    assert_false(o.panel_auto);
+    expect_error("--panel auto times GPU gemms", 1, "--size", "8", "--local",
+                 "cpu_naive", "--panel", "auto");
+    expect_error("auto or an integer", 1, "--size", "8", "--local", "cublas",
+                 "--panel", "automatic");
+}
+
 static void help_stops_parsing(void **state)
 {
     (void)state;
@@ -194,6 +220,7 @@ int main(void)
         cmocka_unit_test(bad_shapes),
         cmocka_unit_test(bad_kernel_precision_transport),
         cmocka_unit_test(bad_counts_and_stray_words),
+        cmocka_unit_test(panel_auto),
         cmocka_unit_test(help_stops_parsing),
     };
     return cmocka_run_group_tests_name("dist_options", tests, NULL, NULL);
