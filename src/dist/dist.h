@@ -177,9 +177,8 @@ struct gp_dist_transport {
     int (*wait)(void *ctx, gp_dist_dir dir, int slot, char *err, size_t errlen);
     void (*close)(void *ctx);
     /* 1: wait() orders on the GPU (the backend's gemm stream waits for the
-     * broadcast), so the core issues every panel's broadcast and gemm
-     * ahead and synchronises once per multiply: the broadcast of panel p+1
-     * runs under the gemm of panel p with no host round trip per panel.
+     * broadcast), so the host never blocks on a panel: the time the gemm
+     * stream stands waiting is the exposed communication (dist_summa.c).
      * 0: wait() returns once the panel has landed (host transports). */
     int device_ordered;
     /* Optional (NULL): GPU time this rank spent in broadcasts since the
