@@ -208,7 +208,8 @@ typedef struct {
 } gp_cpu_check_in;
 gp_verify_result gp_verify_cpu(const gp_cpu_check_in *in);
 
-/* The old comparison: n dense values, no element bounds, kernel = data. */
+/* The Frobenius comparison alone: n dense values, no element bounds; the
+ * caller holds rel_fro to its own tolerance (`verified` assumes k = 1). */
 gp_verify_result gp_verify(gp_precision p, const void *c, const void *ref, size_t n);
 double gp_verify_tolerance(gp_precision p, long k);
 double gp_verify_gamma(gp_precision p, long k);

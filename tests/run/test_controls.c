@@ -120,11 +120,13 @@ static void starts_ends(const char *s, const char *head, const char *tail)
         fail_msg("status '%s' is not '%s...%s'", s, head, tail);
 }
 
+/* The issue's case: off by 5 at 4096^3 was rel_fro 5.7e-5 against a
+ * tolerance of 6.1e-5, and passed. */
 static void one_element_wrong(void **state)
 {
     (void)state;
     GP_REQUIRE_GPU();
-    assert_int_equal(device_buffers(0.5f), 0);
+    assert_int_equal(device_buffers(5.0f), 0);
     gp_row r = run(one_element, BIG, BIG, BIG, 0);
     assert_int_equal(r.verified, 0);
     assert_true(r.rel_err_fro <= r.tolerance);     /* the norm alone passes it */
