@@ -39,10 +39,40 @@ extern "C" int gp_fill_uniform(void *p, size_t n, int is_double,
     return (int)cudaPeekAtLastError();
 }
 
+template <typename T>
+__global__ void abs_inplace(T *p, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        p[i] = p[i] < 0 ? -p[i] : p[i];
+}
+
+/* |x| in place: the bench's |A|, |B|, |C0| for the magnitude that bounds
+ * each element's error (src/run/bench.c). */
+extern "C" int gp_abs(void *p, size_t n, int is_double, cudaStream_t s)
+{
+    int blocks = (int)((n + 255) / 256 < 65536 ? (n + 255) / 256 : 65536);
+    if (blocks < 1)
+        blocks = 1;
+    if (is_double)
+        abs_inplace<double><<<blocks, 256, 0, s>>>((double *)p, n);
+    else
+        abs_inplace<float><<<blocks, 256, 0, s>>>((float *)p, n);
+    return (int)cudaPeekAtLastError();
+}
+
 extern "C" int gp_poison(void *p, size_t bytes, cudaStream_t s)
 {
     /* all-ones bytes are a quiet NaN in both float and double */
     return (int)cudaMemsetAsync(p, 0xFF, bytes, s);
+}
+
+/* The same over `height` rows of `width` bytes, `pitch` bytes apart (a
+ * padded C: the padding between rows keeps its own contents). */
+extern "C" int gp_poison2d(void *p, size_t pitch, size_t width, size_t height,
+                           cudaStream_t s)
+{
+    return (int)cudaMemset2DAsync(p, pitch, 0xFF, width, height, s);
 }
 
 /* The L2 scrubs of scrub.h.  Kernel names start with gp_scrub_ so that

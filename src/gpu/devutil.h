@@ -12,8 +12,11 @@ extern "C" {
 /* Uniform values in [-1, 1) from (seed, index). */
 int gp_fill_uniform(void *p, size_t n, int is_double, unsigned long long seed,
                     cudaStream_t s);
+/* |x| in place, n elements. */
+int gp_abs(void *p, size_t n, int is_double, cudaStream_t s);
 /* Fill with NaN so an element a kernel never wrote fails verification. */
 int gp_poison(void *p, size_t bytes, cudaStream_t s);
+int gp_poison2d(void *p, size_t pitch, size_t width, size_t height, cudaStream_t s);
 
 /* kernels/cublas_ref.cu */
 void gp_cublas_forget(void);

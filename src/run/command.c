@@ -80,8 +80,8 @@ static void begin_profiler(run_state *s)
 static gp_bench *make_bench(run_state *s, gp_precision p, const gp_shape *sh,
                             char *err, size_t errlen)
 {
-    gp_bench *b = gp_bench_create(p, sh->m, sh->n, sh->k, s->o->alpha,
-                                  s->o->beta, s->seed, err, errlen);
+    gp_bench *b = gp_bench_create_pad(p, sh->m, sh->n, sh->k, s->o->alpha,
+                                      s->o->beta, s->seed, s->o->pad, err, errlen);
     if (!b)
         gp_error("%s", err);
     return b;
@@ -364,7 +364,7 @@ static int check_fits(const gp_options *o)
             if (!wants(o, fp64))
                 continue;
             gp_precision p = fp64 ? GP_FP64 : GP_FP32;
-            size_t need = gp_bench_bytes(p, sh->m, sh->n, sh->k);
+            size_t need = gp_bench_bytes_pad(p, sh->m, sh->n, sh->k, o->pad);
             if (need > fr / 10 * 9) {
                 gp_error("size %ldx%ldx%ld (%s) needs %.2f GiB of GPU memory, "
                          "%.2f GiB free", sh->m, sh->n, sh->k, gp_precision_name(p),
@@ -415,6 +415,9 @@ static void run_meta(gp_meta *m, const run_state *s, const gp_gpu *g,
         gp_meta_set(m, "cupti_chip", "%s", s->chip);
     if (s->metrics_missing[0])
         gp_meta_set(m, "metrics_not_on_chip", "%s", s->metrics_missing);
+    if (s->o->pad > 0)     /* the rows' m, n, k say nothing of the pitch */
+        gp_meta_set(m, "pad", "%d: lda, ldb, ldc padded by at least %d elements, "
+                    "rows 16-byte aligned", s->o->pad, s->o->pad);
     char plugins[1024];
     gp_plugin_describe(plugins, sizeof plugins);
     if (*plugins)

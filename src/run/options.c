@@ -13,13 +13,16 @@
 #include "registry/registry.h"
 
 #define REPS_MAX 1000000L
+/* --pad N: a row pitch, not a size; beyond 4096 elements a pad tests
+ * nothing a smaller one does not */
+#define PAD_MAX 4096L
 
 enum {
     OPT_SIZES = 256, OPT_MNK, OPT_ALPHA, OPT_BETA, OPT_REPS, OPT_WARMUP,
     OPT_SEED, OPT_METRICS, OPT_DEVICE,
     OPT_LIST_METRICS, OPT_BUILD_FACTS, OPT_ROOFLINE, OPT_NO_FLUSH, OPT_PLUGIN, OPT_BASELINE,
     OPT_CHIP,
-    OPT_CACHE_CONTROL, OPT_ENERGY, OPT_INTERLEAVE
+    OPT_CACHE_CONTROL, OPT_ENERGY, OPT_INTERLEAVE, OPT_PAD
 };
 
 static const char short_opts[] = ":k:s:o:lqhV";
@@ -33,6 +36,7 @@ static const struct option long_opts[] = {
     { "reps",         required_argument, NULL, OPT_REPS },
     { "warmup",       required_argument, NULL, OPT_WARMUP },
     { "seed",         required_argument, NULL, OPT_SEED },
+    { "pad",          required_argument, NULL, OPT_PAD },
     { "out",          required_argument, NULL, 'o' },
     { "metrics",      required_argument, NULL, OPT_METRICS },
     { "device",       required_argument, NULL, OPT_DEVICE },
@@ -208,6 +212,7 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
     case OPT_REPS:     return parse_int_opt("--reps", arg, 1, REPS_MAX, &o->reps, err, errlen);
     case OPT_WARMUP:   return parse_int_opt("--warmup", arg, 0, REPS_MAX, &o->warmup, err, errlen);
     case OPT_DEVICE:   return parse_int_opt("--device", arg, 0, INT_MAX, &o->device, err, errlen);
+    case OPT_PAD:      return parse_int_opt("--pad", arg, 0, PAD_MAX, &o->pad, err, errlen);
     case OPT_SEED:
         if (parse_ull(arg, ULLONG_MAX, &seed) < 0) {
             snprintf(err, errlen, "--seed: '%s' is not a non-negative integer", arg);

@@ -48,6 +48,7 @@ typedef struct {
     const char *cache_control;  /* --cache-control all|none (--no-flush: none) */
     double energy_s;            /* --energy SECONDS, 0: not measured       */
     gp_scrub scrub;             /* what it means (gp_cache_control_scrub)      */
+    int pad;                    /* --pad N: lda, ldb, ldc = gp_bench_ld(.., N) */
     int device;
 } gp_options;
 
@@ -95,18 +96,33 @@ int gp_energy_window(gp_nvml *nv, double seconds, double est_ms,
                      char *err, size_t errlen);
 
 /* Device buffers for one shape and precision: A, B, C0 (initial C), C (the
- * kernel's output), R (the cuBLAS reference result), host copies. */
+ * kernel's output), R (the cuBLAS reference result), host copies.  Each
+ * matrix sits between two guard bands of GP_GUARD_BYTES filled with
+ * GP_CANARY, and with padding (gp_bench_create_pad) its rows are longer
+ * than its width; C's padding columns hold the canary too. */
 typedef struct gp_bench gp_bench;
+#define GP_GUARD_BYTES ((size_t)64 << 10)   /* a multiple of 256: keeps alignment */
+
+/* The leading dimension of a matrix `width` elements wide with `pad` >= 0:
+ * width itself for pad 0, else width + pad rounded up to 16 bytes (vector
+ * and TMA loads need 16-byte-aligned rows), so always > width. */
+long gp_bench_ld(gp_precision p, long width, long pad);
 
 /* Bytes of device memory a bench of this shape needs (all buffers). */
 size_t gp_bench_bytes(gp_precision p, long m, long n, long k);
+size_t gp_bench_bytes_pad(gp_precision p, long m, long n, long k, long pad);
 
 /* Allocate, fill A, B, C0 with uniform random values in [-1, 1) from
- * `seed`, and compute the reference with cuBLAS.  NULL with a one-line
- * message (e.g. "4096x4096x4096 fp64 needs 1.2 GiB, 0.3 GiB free"). */
+ * `seed`, and compute the reference with cuBLAS, and the magnitude
+ * |alpha||A||B| + |beta||C0| each element's error bound scales with.  NULL
+ * with a one-line message (e.g. "4096x4096x4096 fp64 needs 1.2 GiB, 0.3 GiB
+ * free").  _pad: leading dimensions lda, ldb, ldc = gp_bench_ld(k, n, n). */
 gp_bench *gp_bench_create(gp_precision p, long m, long n, long k,
                           double alpha, double beta, unsigned long long seed,
                           char *err, size_t errlen);
+gp_bench *gp_bench_create_pad(gp_precision p, long m, long n, long k,
+                              double alpha, double beta, unsigned long long seed,
+                              long pad, char *err, size_t errlen);
 void gp_bench_destroy(gp_bench *b);
 
 /* Run `k` on the bench: one verified launch, warm-up, timed reps, static
@@ -147,22 +163,74 @@ void gp_held_free(gp_held *h);
 void gp_row_identify(gp_row *r, const gp_kernel *k, long m, long n, long kk,
                      double alpha, double beta);
 
-/* Verification: relative Frobenius error of `c` against `ref` (n values),
- * any non-finite value in c fails.  Tolerance scales with k. */
+/* ---- verification (verify.c): is C right? ----
+ * Every element against its own bound, |C - R| <= gamma * M + floor, where
+ * M = |alpha||A||B| + |beta||C0| (gp_verify_gamma says why gamma), and the
+ * relative Frobenius error against gp_verify_tolerance; any NaN or Inf in C
+ * fails.  The worst element (largest |C - R| / bound) is kept for the
+ * status line. */
 typedef struct {
     double rel_fro, max_rel;
     long nonfinite;             /* NaN or Inf elements                      */
     long poison;                /* of those, still gp_poison's bytes (0xFF) */
+    long checked;               /* elements compared                        */
+    long bad;                   /* finite elements out of their bound       */
+    long worst_row, worst_col;  /* the element with the largest error/bound */
+    double worst_got, worst_want, worst_bound;
+    double tolerance;           /* the Frobenius tolerance it was held to   */
+    int verified;               /* no non-finite, bad == 0, rel_fro <= tol  */
 } gp_verify_result;
+
+/* One C (m x n, leading dimension ldc) against R and M (m x n, dense).
+ * `data`: the elements' type (FP32 or FP64); `kernel`: the precision the
+ * kernel claims, which picks gamma and the tolerance (a TF32 kernel runs on
+ * FP32 data).  mag NULL: no element bounds (Frobenius and non-finite only). */
+typedef struct {
+    gp_precision data, kernel;
+    long m, n, k, ldc;
+    const void *c, *ref, *mag;
+} gp_verify_in;
+gp_verify_result gp_verify_gemm(const gp_verify_in *in);
+
+/* Host matrices (leading dimensions lda, ldb, ldc) for an independent check
+ * of C against alpha*A*B + beta*C0 computed on the CPU in long double:
+ * every element when m*n*k <= GP_CPU_FULL_MACS, else `samples` elements at
+ * places drawn from `seed` (and the four corners).  For the references,
+ * which cannot be checked against themselves. */
+#define GP_CPU_FULL_MACS ((double)(1L << 27))
+typedef struct {
+    gp_precision data, kernel;
+    long m, n, k, lda, ldb, ldc;
+    double alpha, beta;
+    const void *A, *B, *C0, *c;
+    long samples;
+    unsigned long long seed;
+} gp_cpu_check_in;
+gp_verify_result gp_verify_cpu(const gp_cpu_check_in *in);
+
+/* The Frobenius comparison alone: n dense values, no element bounds; the
+ * caller holds rel_fro to its own tolerance (`verified` assumes k = 1). */
 gp_verify_result gp_verify(gp_precision p, const void *c, const void *ref, size_t n);
 double gp_verify_tolerance(gp_precision p, long k);
+double gp_verify_gamma(gp_precision p, long k);
+double gp_verify_floor(gp_precision p);
 /* The row's status for a verification of `elements` values at `beta`:
- * "ok", "verify_failed", or "verify_failed: N non-finite elements", at
- * beta = 0 with why (C was NaN-poisoned: the kernel probably read C, or
- * did not write elements that still hold the poison).  One line, cut to
- * len. */
+ * "ok"; "verify_failed: N non-finite elements", at beta = 0 with why (C was
+ * NaN-poisoned: the kernel probably read C, or did not write elements that
+ * still hold the poison); "verify_failed: C[i,j] = got want R (bound B);
+ * N elements out of bound"; or "verify_failed: rel_err_fro E > tolerance
+ * T".  One line, cut to len. */
 void gp_verify_status(char *out, size_t len, const gp_verify_result *v,
                       int verified, double beta, size_t elements);
+
+/* ---- guard bands and padding (guard.c) ---- */
+#define GP_CANARY 0x5A          /* every byte; as float 1.5e16, as double 1.9e127 */
+/* Offset of the first byte of p[0..bytes) that is not GP_CANARY, or -1. */
+long gp_canary_find(const void *p, size_t bytes);
+/* The first padding element (column >= width) of a rows x ld matrix of
+ * `elt`-byte elements that is not all canary: 0 with *row, *col, or -1. */
+int gp_canary_find_pad(const void *p, long rows, long width, long ld, size_t elt,
+                       long *row, long *col);
 
 /* ---- run files (output.c), shared by run, sweep and dist ---- */
 

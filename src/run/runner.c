@@ -19,30 +19,12 @@
 #include <nvtx3/nvToolsExt.h>
 #include "gpu/gpu.h"
 #include "registry/registry.h"
-#include "run.h"
+#include "bench.h"
 
 /* Keep the whole timed phase of one kernel near this many milliseconds: a
  * naive kernel at 8192^3 takes seconds per launch, cuBLAS microseconds. */
 #define GP_TIME_BUDGET_MS 3000.0
 #define GP_MIN_REPS 3
-
-struct gp_bench {
-    gp_precision prec;
-    long m, n, k;
-    double alpha, beta;
-    size_t elt;
-    void *A, *B, *C0, *C, *R, *flush;   /* flush: the L2 scrub's buffer */
-    size_t flush_bytes;
-    void *host_c, *host_r;
-};
-
-static size_t cbytes(const gp_bench *b) { return (size_t)b->m * b->n * b->elt; }
-
-size_t gp_bench_bytes(gp_precision p, long m, long n, long k)
-{
-    size_t e = gp_precision_bytes(p);
-    return e * ((size_t)m * k + (size_t)k * n + 3 * (size_t)m * n);
-}
 
 static size_t l2_bytes(void)
 {
@@ -50,97 +32,6 @@ static size_t l2_bytes(void)
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
     return l2 > 0 ? (size_t)l2 : (size_t)64 << 20;
-}
-
-void gp_bench_destroy(gp_bench *b)
-{
-    if (!b)
-        return;
-    void *d[] = {b->A, b->B, b->C0, b->C, b->R, b->flush};
-    for (size_t i = 0; i < sizeof d / sizeof d[0]; ++i)
-        if (d[i])
-            cudaFree(d[i]);
-    free(b->host_c);
-    free(b->host_r);
-    free(b);
-}
-
-static gemm_args args_for(const gp_bench *b, void *c)
-{
-    gemm_args a = {(int)b->m, (int)b->n, (int)b->k, b->alpha, b->beta,
-                   b->A, b->B, c, (int)b->k, (int)b->n, (int)b->n};
-    return a;
-}
-
-static int alloc_all(gp_bench *b)
-{
-    size_t sa = (size_t)b->m * b->k * b->elt, sb = (size_t)b->k * b->n * b->elt;
-    int e;
-    if ((e = cudaMalloc(&b->A, sa)) || (e = cudaMalloc(&b->B, sb)) ||
-        (e = cudaMalloc(&b->C0, cbytes(b))) || (e = cudaMalloc(&b->C, cbytes(b))) ||
-        (e = cudaMalloc(&b->R, cbytes(b))))
-        return e;
-    b->host_c = malloc(cbytes(b));
-    b->host_r = malloc(cbytes(b));
-    return (b->host_c && b->host_r) ? 0 : (int)cudaErrorMemoryAllocation;
-}
-
-static int fill_and_reference(gp_bench *b, unsigned long long seed)
-{
-    int dbl = b->prec == GP_FP64, e;
-    if ((e = gp_fill_uniform(b->A, (size_t)b->m * b->k, dbl, seed * 3 + 1, 0)) ||
-        (e = gp_fill_uniform(b->B, (size_t)b->k * b->n, dbl, seed * 3 + 2, 0)) ||
-        (e = gp_fill_uniform(b->C0, (size_t)b->m * b->n, dbl, seed * 3 + 3, 0)))
-        return e;
-    const gp_kernel *ref = gp_registry_reference(b->prec);
-    if (!ref)
-        return (int)cudaErrorNotSupported;
-    if ((e = cudaMemcpy(b->R, b->C0, cbytes(b), cudaMemcpyDeviceToDevice)))
-        return e;
-    gemm_args a = args_for(b, b->R);
-    if ((e = ref->launch(&a, 0, NULL)) || (e = cudaDeviceSynchronize()))
-        return e;
-    return cudaMemcpy(b->host_r, b->R, cbytes(b), cudaMemcpyDeviceToHost);
-}
-
-gp_bench *gp_bench_create(gp_precision p, long m, long n, long k, double alpha,
-                          double beta, unsigned long long seed, char *err,
-                          size_t errlen)
-{
-    if ((double)m * k >= 2147483648.0 || (double)k * n >= 2147483648.0 ||
-        (double)m * n >= 2147483648.0) {
-        snprintf(err, errlen, "%ldx%ldx%ld: a matrix with 2^31 or more "
-                 "elements exceeds the kernels' 32-bit indexing", m, n, k);
-        return NULL;
-    }
-    gp_bench *b = calloc(1, sizeof *b);
-    if (!b) {
-        snprintf(err, errlen, "out of host memory");
-        return NULL;
-    }
-    *b = (gp_bench){.prec = p, .m = m, .n = n, .k = k, .alpha = alpha,
-                    .beta = beta, .elt = gp_precision_bytes(p)};
-    int e = alloc_all(b);
-    if (!e)
-        e = fill_and_reference(b, seed);
-    if (e) {
-        snprintf(err, errlen, "%ldx%ldx%ld %s: setting up inputs and the "
-                 "cuBLAS reference failed: %s", m, n, k, gp_precision_name(p),
-                 cudaGetErrorString((cudaError_t)e));
-        gp_bench_destroy(b);
-        return NULL;
-    }
-    return b;
-}
-
-/* Put C in the state a launch expects: NaN when beta == 0 (C is
- * write-only then, so a kernel that reads it or skips an element shows
- * up as NaN), the initial C0 otherwise. */
-static int prepare_c(gp_bench *b, cudaStream_t s)
-{
-    if (b->beta == 0.0)
-        return gp_poison(b->C, cbytes(b), s);
-    return cudaMemcpyAsync(b->C, b->C0, cbytes(b), cudaMemcpyDeviceToDevice, s);
 }
 
 /* The scrub's buffer, sized for the scrub the run asked for (the first run
@@ -179,16 +70,17 @@ static void set_status(gp_row *r, const char *what, int e)
              cudaGetErrorString((cudaError_t)e));
 }
 
-/* The verification launch: poison, launch once, compare every element. */
+/* The verification launch: poison, launch once, judge every element,
+ * the guard bands and C's padding (bench.c). */
 static int verify_launch(gp_bench *b, const gp_kernel *k, gp_row *r,
                          gp_launch_info *li, float *ms)
 {
-    gemm_args a = args_for(b, b->C);
+    gemm_args a = gp_bench_args(b, b->C.data);
     cudaEvent_t t0, t1;
     int e;
     cudaEventCreate(&t0);
     cudaEventCreate(&t1);
-    if ((e = prepare_c(b, 0)) == 0) {
+    if ((e = gp_bench_prepare_c(b, 0)) == 0) {
         cudaEventRecord(t0, 0);
         e = k->launch(&a, 0, li);
         cudaEventRecord(t1, 0);
@@ -203,21 +95,7 @@ static int verify_launch(gp_bench *b, const gp_kernel *k, gp_row *r,
         set_status(r, "launch", e);
         return e;
     }
-    if ((e = cudaMemcpy(b->host_c, b->C, cbytes(b), cudaMemcpyDeviceToHost))) {
-        set_status(r, "copy back", e);
-        return e;
-    }
-    gp_verify_result v = gp_verify(b->prec, b->host_c, b->host_r,
-                                   (size_t)b->m * b->n);
-    r->rel_err_fro = v.rel_fro;
-    r->max_rel_err = v.max_rel;
-    /* the kernel's precision, not the bench's: a TF32 kernel runs on an
-     * FP32 bench against the exact FP32 reference, with TF32's tolerance */
-    r->tolerance = gp_verify_tolerance(k->precision, b->k);
-    r->verified = v.nonfinite == 0 && v.rel_fro <= r->tolerance;
-    gp_verify_status(r->status, sizeof r->status, &v, r->verified, b->beta,
-                     (size_t)b->m * b->n);
-    return 0;
+    return gp_bench_judge(b, k, r);
 }
 
 /* One timed launch of `k`: C reset (beta != 0) and L2 scrubbed first, as
@@ -225,7 +103,7 @@ static int verify_launch(gp_bench *b, const gp_kernel *k, gp_row *r,
 static int timed_launch(gp_bench *b, const gp_kernel *k, const gemm_args *a,
                         const gp_run_opts *o, cudaEvent_t t0, cudaEvent_t t1)
 {
-    int e = b->beta != 0.0 ? prepare_c(b, 0) : 0;
+    int e = b->beta != 0.0 ? gp_bench_prepare_c(b, 0) : 0;
     if (!e)
         e = scrub(b, &o->scrub, 0);
     if (!e && !(e = cudaEventRecord(t0, 0)) && !(e = k->launch(a, 0, NULL)))
@@ -249,7 +127,7 @@ static double sorted_median(double *t, int n)
 static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
                       int warmup, int reps, gp_row *r)
 {
-    gemm_args a = args_for(b, b->C);
+    gemm_args a = gp_bench_args(b, b->C.data);
     int per = o->pair && o->pair != k ? 2 : 1, n = per * reps;
     cudaEvent_t *ev = calloc(2 * (size_t)n, sizeof *ev);
     double *t = calloc((size_t)n + reps, sizeof *t);   /* + pair ratios */
@@ -257,7 +135,7 @@ static int timed_reps(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
     for (int i = 0; !e && i < 2 * n; ++i)
         e = cudaEventCreate(&ev[i]);
     for (int i = 0; !e && i < warmup; ++i)
-        if (!(e = prepare_c(b, 0)))
+        if (!(e = gp_bench_prepare_c(b, 0)))
             e = k->launch(&a, 0, NULL);
     for (int j = 0; !e && j < n; ++j)      /* per 2: pair, k, pair, k, ... */
         e = timed_launch(b, per == 2 && j % 2 == 0 ? o->pair : k, &a, o,
@@ -305,7 +183,7 @@ typedef struct {
 static int prepare_counted_launch(void *ctx)
 {
     counter_prep *cp = ctx;
-    int e = prepare_c(cp->b, 0);
+    int e = gp_bench_prepare_c(cp->b, 0);
     if (!e && (!cp->scrub->once || cp->calls == 0))
         e = scrub(cp->b, cp->scrub, 0);
     cp->calls++;
@@ -324,14 +202,14 @@ typedef struct {
 static int launch_for_energy(void *ctx)
 {
     energy_launch *el = ctx;
-    int e = el->b->beta != 0.0 ? prepare_c(el->b, 0) : 0;
+    int e = el->b->beta != 0.0 ? gp_bench_prepare_c(el->b, 0) : 0;
     return e ? e : el->k->launch(&el->a, 0, NULL);
 }
 
 int gp_bench_energy(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
                     gp_row *r)
 {
-    energy_launch el = {b, k, args_for(b, b->C)};
+    energy_launch el = {b, k, gp_bench_args(b, b->C.data)};
     gp_energy en;
     char err[256];
     if (gp_energy_window(o->nvml, o->energy_s, r->time_ms, launch_for_energy,
@@ -349,7 +227,7 @@ int gp_bench_energy(gp_bench *b, const gp_kernel *k, const gp_run_opts *o,
 static void collect_counters(gp_bench *b, const gp_kernel *k,
                              const gp_run_opts *o, gp_row *r)
 {
-    gemm_args a = args_for(b, b->C);
+    gemm_args a = gp_bench_args(b, b->C.data);
     counter_prep cp = {b, &o->scrub, 0};
     char err[256];
     if (gp_profiler_collect(o->prof, k, &a, prepare_counted_launch, &cp, r,
