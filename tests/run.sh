@@ -14,7 +14,8 @@
 # - with GEMMPROF_REQUIRE_GPU=1 (the GPU machine) a skip is a failure
 #   ("skip not allowed: <the reason it printed>") unless its name matches a
 #   line of tests/allowed-skips.txt, which says why it may skip there; the
-#   skips taken are listed with that reason at the end.
+#   skips taken are listed with that reason at the end, and the list's
+#   lines that matched no skip are named (a stale line hides a future skip).
 # cmocka tests give a skip's reason on a line "SKIP reason: ..." before it.
 # GEMMPROF_TEST_SCRIPTS (a folder of *.sh instead of tests/) and
 # GEMMPROF_ALLOWED_SKIPS (another list) serve the runner's own test.
@@ -24,7 +25,8 @@ scripts=${GEMMPROF_TEST_SCRIPTS:-$here}
 allowed=${GEMMPROF_ALLOWED_SKIPS:-$here/allowed-skips.txt}
 require=${GEMMPROF_REQUIRE_GPU:-}
 results=$(mktemp)          # lines "pass|fail|skip<TAB>NAME<TAB>why"
-trap 'rm -f "$results"' EXIT
+taken=$(mktemp)            # the allowed-skips globs that matched a skip
+trap 'rm -f "$results" "$taken"' EXIT
 T=$'\t'
 
 # cmocka output -> result lines.  A result counts only when it concludes
@@ -54,16 +56,20 @@ parse_shell() {
         print tolower($1), n, ($1 == "SKIP" ? why : "") }'
 }
 
+# The globs of allowed-skips.txt, one a line "GLOB<TAB>why".
+allowed_globs() {
+    [ -r "$allowed" ] && awk '!/^[ \t]*(#|$)/ { g = $1; sub(/^[ \t]*[^ \t]+[ \t]*/, "")
+        print g "\t" $0 }' "$allowed"
+}
+
 # The reason allowed-skips.txt gives for NAME (its first glob that
-# matches); status 1 if none does.
+# matches, noted in $taken); status 1 if none does.
 allowed_reason() {
     local glob why
-    [ -r "$allowed" ] || return 1
-    while read -r glob why; do
-        case $glob in ''|'#'*) continue ;; esac
+    while IFS=$T read -r glob why; do
         # shellcheck disable=SC2053  # the list holds globs
-        [[ $1 == $glob ]] && { printf '%s\n' "$why"; return 0; }
-    done <"$allowed"
+        [[ $1 == $glob ]] && { echo "$glob" >>"$taken"; printf '%s\n' "$why"; return 0; }
+    done < <(allowed_globs)
     return 1
 }
 
@@ -140,6 +146,10 @@ done
 echo
 awk -F'\t' '$1 == "skip" { print "SKIPPED: " $2 ($3 ~ /^allowed: / ? " (" $3 ")" : "") }' "$results"
 awk -F'\t' '$1 == "fail" { print "FAILED: " $2 ($3 != "" ? ": " $3 : "") }' "$results"
+if [ "$require" = 1 ]; then          # a stale entry would hide a future skip
+    unused=$(allowed_globs | cut -f1 | grep -vxFf "$taken" | tr '\n' ' ')
+    [ -n "$unused" ] && echo "run.sh: allowed here but not skipped (${allowed#"$PWD"/}): ${unused% }"
+fi
 read -r pass fail skip < <(awk -F'\t' '
     { c[$1]++ } END { printf "%d %d %d\n", c["pass"], c["fail"], c["skip"] }' "$results")
 echo "$pass passed, $fail failed, $skip skipped"

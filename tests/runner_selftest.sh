@@ -3,7 +3,8 @@
 # of their own (GEMMPROF_TEST_SCRIPTS) with an allowed-skips list of its
 # own (GEMMPROF_ALLOWED_SKIPS): a script without its run bit, a script and a
 # binary that report nothing, a skip named in the list and one that is not,
-# with and without GEMMPROF_REQUIRE_GPU=1, and the totals line.
+# with and without GEMMPROF_REQUIRE_GPU=1, a listed skip not taken, and the
+# totals line.
 . "$(dirname "$0")/lib.sh"
 RUN=$(cd "$(dirname "$0")" && pwd)/run.sh
 D=$TMP/scripts
@@ -43,6 +44,7 @@ cat >"$TMP/allowed.txt" <<'EOF'
 
 fake/listed      the frobnicator is not on the GPU machine
 cm_listed_*      checks the no-GPU path
+never/skipped    a stale entry
 EOF
 
 # runner OUT [ENV...]: the runner on the fakes; its status in OUT.rc
@@ -88,6 +90,11 @@ has runner/listed_skip_allowed_with_its_reason "$TMP/gpu" \
 [ "$(tail -1 "$TMP/gpu")" = "3 passed, 5 failed, 2 skipped" ] && [ "$(cat "$TMP/gpu.rc")" = 1 ] &&
     pass runner/totals_under_require_gpu ||
     fail runner/totals_under_require_gpu "exit $(cat "$TMP/gpu.rc"), last line '$(tail -1 "$TMP/gpu")'"
+
+grep -qx 'run.sh: allowed here but not skipped (.*allowed.txt): never/skipped' "$TMP/gpu" &&
+    pass runner/stale_allowed_skip_named || fail runner/stale_allowed_skip_named "$(grep 'not skipped' "$TMP/gpu")"
+grep -q 'not skipped' "$TMP/cpu" && fail runner/stale_named_only_under_require_gpu ||
+    pass runner/stale_named_only_under_require_gpu
 
 # all good: exit 0
 rm "$D/no_run_bit.sh" "$D/silent.sh" "$D/skips.sh"
