@@ -22,10 +22,20 @@ jobs=${SANITIZER_JOBS:-4}
 small=67,45,37 multi=257,385,1029 tma=16900,260,36
 
 # --list columns are 2+ spaces apart: name, precision, needs, here, idea;
-# a kernel this GPU or build cannot run (here: skipped) is skipped by name
+# a kernel this GPU or build cannot run (here: skipped) is skipped by name.
+# No list is a failure, GPU or not: it would leave nothing to check.
 checks=$TMP/checks
 : >"$checks"
-"$GP" --list 2>/dev/null | awk -F'  +' 'NR > 1 && $1 !~ /^cublas/ {print $1, $4, $3}' >"$TMP/list"
+if ! "$GP" --list >"$TMP/list.txt" 2>"$TMP/list.err"; then
+    fail sanitizer/kernel_list "$GP --list failed: $(head -c 300 "$TMP/list.err")"
+    exit 0
+fi
+awk -F'  +' 'NR > 1 && $1 !~ /^cublas/ {print $1, $4, $3}' "$TMP/list.txt" >"$TMP/list"
+if [ ! -s "$TMP/list" ]; then
+    fail sanitizer/kernel_list "$GP --list named no kernel: $(head -c 300 "$TMP/list.txt")"
+    exit 0
+fi
+pass sanitizer/kernel_list
 kernels=$(awk '{print $1}' "$TMP/list")
 [ -n "${SANITIZER_KERNELS:-}" ] && kernels=$(tr , ' ' <<<"$SANITIZER_KERNELS")
 for k in $kernels; do
@@ -56,6 +66,10 @@ while read -r t k s; do
     else echo "$t $k $s" >>"$runnable"; fi
 done <"$checks"
 mv "$runnable" "$checks"
+if [ ! -s "$checks" ]; then
+    fail sanitizer/checks "no kernel left to check (SANITIZER_KERNELS=${SANITIZER_KERNELS:-}, every one skipped?)"
+    exit 0
+fi
 
 # check N TOOL KERNEL SHAPE: one check; its result line goes to $TMP/N.res
 check() {

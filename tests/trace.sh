@@ -4,7 +4,8 @@
 # creates a CUDA context is "not a CUDA program", the injected library is
 # built self-contained; and the part files of a trace (synthetic fixture
 # parts, tests/fixtures/trace/parts/) merge into a run file that python's
-# csv module, gnuplot, plot, report and diff all read.
+# csv module, gnuplot, plot, report and diff all read; and a trace file a
+# GPU wrote (committed) plots here, as the GPU machine has no gnuplot.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 export GEMMPROF_PLOTS=${GEMMPROF_PLOTS:-$here/../plots}
@@ -131,8 +132,24 @@ if command -v gnuplot >/dev/null && command -v pdftotext >/dev/null; then
     grep -q 'cutlass_80_simt_sgemm_256x128_8x4_nn_align1 | fp32 | grid=16x32x1' \
         rep/merged/tables/summary.md && pass trace/report_table ||
         fail trace/report_table "$(head -8 rep/merged/tables/summary.md)"
+    # A trace file a GPU wrote (tests/trace_gpu.sh's application, traced
+    # on an H100; its '#' header says how): the GPU machine has no gnuplot,
+    # so its rows are plotted here.  One roofline per precision counted,
+    # each naming its kernels.
+    gpu_trace=$here/../reports/data/h100/reverify-bfa284b/fixture-trace.csv
+    expect trace/plot_gpu_trace_file 0 '' -- "$GP" plot "$gpu_trace" --ceilings ceil.csv \
+        --charts roofline --out gpu-charts
+    why=
+    for want in 'fp32:saxpy' 'fp32:chain<ffma_step; float>' 'fp32:chain<fadd_fmul_step; float>' \
+                'fp64:chain<dfma_step; double>' 'bf16:bf16_mma' \
+                'fp32:Roofline, FP32: NVIDIA H100 80GB HBM3, size NA (traced kernels)'; do
+        f=gpu-charts/roofline-${want%%:*}.pdf
+        pdftotext -raw "$f" - 2>/dev/null | grep -qF -- "${want#*:}" || why="$why; no '${want#*:}' in $f"
+    done
+    [ -z "$why" ] && pass trace/plot_gpu_trace_labels || fail trace/plot_gpu_trace_labels "${why#; }"
 else
     skip trace/plot "gnuplot or poppler-utils not installed"
+    skip trace/plot_gpu_trace_file "gnuplot or poppler-utils not installed"
 fi
 expect trace/diff_same 0 '5 pairs: 0 regressed' -- "$GP" diff merged.csv merged.csv
 python3 - merged.csv slower.csv <<'EOF'

@@ -41,6 +41,19 @@ int gp_energy_power(const double *t, const unsigned long long *mj, int n,
     return 0;
 }
 
+int gp_energy_result(const double *t, const unsigned long long *mj, int n,
+                     double window_ms, double launches, gp_energy *out)
+{
+    double w;
+    out->sustained_ms = out->power_w = out->energy_j = NAN;
+    if (!(launches > 0) || !(window_ms > 0) || gp_energy_power(t, mj, n, &w) != 0)
+        return -1;
+    out->power_w = w;
+    out->sustained_ms = window_ms / launches;
+    out->energy_j = w * out->sustained_ms / 1e3;
+    return 0;
+}
+
 /* The poller runs on its own thread: a first version read the counter
  * between launches, at most once a millisecond, and on the H100 the loop
  * then ran one 0.11 ms kernel per 3.3 ms (the GPU starved; tests/run/
@@ -164,13 +177,11 @@ int gp_energy_window(gp_nvml *nv, double seconds, double est_ms,
     if (e) {
         snprintf(err, errlen, "energy window: %s", threaded ? cudaGetErrorString(e)
                  : "could not start the energy counter's thread");
-    } else if (gp_energy_power(w.t, w.mj, w.n, &out->power_w) != 0) {
+    } else if (gp_energy_result(w.t, w.mj, w.n, ms, count, out) != 0) {
         snprintf(err, errlen, "energy window of %.2f s saw %d steps of the energy "
                  "counter (it steps about every 100 ms): use a longer --energy",
                  ms / 1e3, w.n);
     } else {
-        out->sustained_ms = ms / count;
-        out->energy_j = out->power_w * out->sustained_ms / 1e3;
         rc = 0;
     }
     if (w.start)

@@ -86,6 +86,11 @@ typedef struct {
  * counter went backwards. */
 int gp_energy_power(const double *t, const unsigned long long *mj, int n,
                     double *watts);
+/* A window's result: power from its steps (gp_energy_power), sustained_ms =
+ * window_ms / launches (the events around its launches), energy_j = power x
+ * sustained time.  0, or -1 with `out` NA (too few steps, no launch). */
+int gp_energy_result(const double *t, const unsigned long long *mj, int n,
+                     double window_ms, double launches, gp_energy *out);
 
 /* `launch` back to back for `seconds` (a quarter of that first, unmeasured;
  * est_ms, one launch's time, sizes the window), the energy counter of `nv`

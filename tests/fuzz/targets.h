@@ -21,16 +21,20 @@ typedef struct {
 extern const gp_fuzz_target gp_fuzz_targets[];
 extern const int gp_fuzz_ntargets;
 
-/* Run files (data/csv.c): read; a file that reads must survive being
- * written back and read again, with the same rows. */
+/* Each reader's round trip: what it read, written and read back, keeps
+ * every string and whole number, and every other number to the writer's
+ * precision; written a second time, exactly (targets.c says how close). */
+/* Run files (data/csv.c): read, derived numbers filled, round trip. */
 int gp_fuzz_runfile(const uint8_t *data, size_t size);
-/* Ceilings files (data/ceilings.c): read, look every ceiling up. */
+/* Ceilings files (data/ceilings.c): read, look every ceiling up, round trip. */
 int gp_fuzz_ceilings(const uint8_t *data, size_t size);
-/* Tuning tables (data/tuning.c): read, look sizes up. */
+/* Tuning tables (data/tuning.c): read, look sizes up, round trip. */
 int gp_fuzz_tuning(const uint8_t *data, size_t size);
 /* Dist run files as plot and diff use them: the dataset loader, every
- * chart's data preparation (plot/, gnuplot not run), and diff's pairing
- * (on rank and grid among the rest) of the file with itself. */
+ * chart's data preparation (plot/, gnuplot not run), diff's pairing (on
+ * rank and grid among the rest) of the file with itself, which must pair
+ * each row with its own copy and find no change, and the run-file round
+ * trip of the dist columns. */
 int gp_fuzz_dist(const uint8_t *data, size_t size);
 
 #endif
