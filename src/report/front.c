@@ -29,7 +29,7 @@ const char *gp_front_groff(char *path, size_t len)
 static void roff_line(FILE *f, const char *request, const char *text)
 {
     fprintf(f, "%s", request);
-    gp_roff_text(f, text);
+    gp_esc_roff(f, text);
     fputc('\n', f);
 }
 
@@ -40,7 +40,7 @@ static void typeset_meta(FILE *f, const gp_front *fr)
         const char *v = gp_meta_get(&fr->d->meta, meta_keys[i]);
         if (!v)
             continue;
-        gp_roff_text(f, meta_keys[i]);
+        gp_esc_roff(f, meta_keys[i]);
         fputs("|T{\n", f);
         roff_line(f, "", v);
         fputs("T}\n", f);
@@ -60,7 +60,7 @@ static void typeset_table(FILE *f, const gp_report_table *rt, int number)
     char head[64];
     gp_fmt(head, sizeof head, "Table %d.", number);
     fprintf(f, ".LP\n.ne 6\n\\fB");
-    gp_roff_text(f, head);
+    gp_esc_roff(f, head);
     fputs("\\fP ", f);
     roff_line(f, "", rt->t.caption);
     fprintf(f, ".ps 8\n.vs 10\n");
@@ -114,12 +114,9 @@ int gp_front_typeset(const gp_front *fr, const char *groff, const char *pdf,
     gp_path_join(log, sizeof log, fr->workdir, "groff.log");
     gp_fmt(paper, sizeof paper, "-dpaper=%s", fr->paper);
     gp_fmt(dev, sizeof dev, "-P-p%s", fr->paper);
-    /* groff writes the PDF to stdout: through sh, the only redirection here */
-    char cmd[3 * PATH_MAX + 128];
-    gp_fmt(cmd, sizeof cmd, "exec '%s' -t -ms -Tpdf %s %s '%s' > '%s'", groff, paper, dev,
-           ms, pdf);
-    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-    if (gp_spawn(argv, NULL, log, msg, sizeof msg) != 0) {
+    /* groff writes the PDF to stdout: gp_spawn_to redirects it, no shell */
+    char *argv[] = { (char *)groff, "-t", "-ms", "-Tpdf", paper, dev, ms, NULL };
+    if (gp_spawn_to(argv, NULL, pdf, log, msg, sizeof msg) != 0) {
         gp_fmt(err, errlen, "groff failed making %s: %s", pdf, msg);
         return -1;
     }
