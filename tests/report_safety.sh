@@ -68,6 +68,15 @@ else
     skip report_safety/pdf_row_present "groff not installed (apt-get install groff)"
     skip report_safety/pdf_names_data_file "groff not installed (apt-get install groff)"
 fi
+# without groff: the tables as fixed-width text pages, the row on one line
+mkdir -p "$TMP/nogroff"
+for tool in gnuplot pdfunite; do ln -s "$(command -v $tool)" "$TMP/nogroff/$tool"; done
+PATH=$TMP/nogroff "$GP" report "$DATA" --out "$OUT" --name nogroff >"$TMP/out" 2>"$TMP/err"
+rc=$?
+text=$(pdftotext -f 1 -l 3 -layout "$OUT/nogroff/report.pdf" - 2>/dev/null)
+[ $rc = 0 ] && grep -q 'warp .ab|x  *fp32' <<<"$text" && ! grep -q '^ *\.ab' <<<"$text" &&
+    pass report_safety/text_pages_row_on_one_line ||
+    fail report_safety/text_pages_row_on_one_line "exit $rc: $(grep -n 'ab|x' <<<"$text" | head -3)"
 cmp -s "$DATA" "$D/data/$(basename "$DATA")" && pass report_safety/data_copied_under_its_name ||
     fail report_safety/data_copied_under_its_name "$(ls "$D/data")"
 

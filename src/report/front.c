@@ -125,30 +125,42 @@ int gp_front_typeset(const gp_front *fr, const char *groff, const char *pdf,
 
 /* ---- fixed-width text, drawn by gnuplot ---- */
 
+/* Text from the data on one line of the page (a newline in a file or
+ * kernel name would start a new one): a copy with control characters as
+ * spaces, from a ring of buffers, so a printf may take a few. */
+static const char *flat(const char *s)
+{
+    static char ring[4][1024];
+    static int next;
+    char *b = ring[next++ % 4];
+    gp_chart_text("pdf", s, 0, b, sizeof ring[0]);
+    return b;
+}
+
 static void text_page(const gp_front *fr, FILE *f)
 {
     for (size_t i = 0; i < sizeof meta_keys / sizeof meta_keys[0]; i++) {
         const char *v = gp_meta_get(&fr->d->meta, meta_keys[i]);
         if (v)
-            fprintf(f, "%-17s %.110s\n", meta_keys[i], v);
+            fprintf(f, "%-17s %.110s\n", meta_keys[i], flat(v));
     }
     for (int i = 0; i < fr->d->nfiles; i++)
-        fprintf(f, "%-17s %.110s\n", "data", fr->d->files[i]);
-    fprintf(f, "%-17s %.110s\n", "ceilings", fr->d->ceil ? fr->d->ceil_path : "none");
+        fprintf(f, "%-17s %.110s\n", "data", flat(fr->d->files[i]));
+    fprintf(f, "%-17s %.110s\n", "ceilings", fr->d->ceil ? flat(fr->d->ceil_path) : "none");
     for (int i = 0; i < fr->ntables; i++) {
-        fprintf(f, "\nTable %d. %s\n\n", i + 1, fr->tables[i].t.caption);
+        fprintf(f, "\nTable %d. %s\n\n", i + 1, flat(fr->tables[i].t.caption));
         gp_table_text(f, &fr->tables[i].t);
         for (int j = 0; j < fr->tables[i].skipped.n; j++)
-            fprintf(f, "Skipped: %s\n", fr->tables[i].skipped.v[j]);
+            fprintf(f, "Skipped: %s\n", flat(fr->tables[i].skipped.v[j]));
     }
     if (fr->captions->n)
         fprintf(f, "\nFigures (one a page, after this):\n");
     for (int i = 0; i < fr->captions->n; i++)
-        fprintf(f, "  Figure %d. %s\n", i + 1, fr->captions->v[i]);
+        fprintf(f, "  Figure %d. %s\n", i + 1, flat(fr->captions->v[i]));
     if (fr->notes->n)
         fprintf(f, "\nLeft out:\n");
     for (int i = 0; i < fr->notes->n; i++)
-        fprintf(f, "  %s\n", fr->notes->v[i]);
+        fprintf(f, "  %s\n", flat(fr->notes->v[i]));
 }
 
 /* One page of lines from `in` (at most `per`) into a file for table.gp;

@@ -361,8 +361,11 @@ void gp_table_text(FILE *f, const gp_table *t)
             "----------------------------------------------------------------"
             "----------------------------------------------------------------");
     for (int i = 0; i < t->nrow; i++) {
-        for (int j = 0; j < t->ncol; j++)
-            fprintf(f, t->align[j] == 'r' ? "%*s  " : "%-*s  ", w[j], t->cell[i][j]);
+        for (int j = 0; j < t->ncol; j++) {
+            char c[64];                 /* a newline in a name: a space */
+            gp_chart_text("pdf", t->cell[i][j], 0, c, sizeof c);
+            fprintf(f, t->align[j] == 'r' ? "%*s  " : "%-*s  ", w[j], c);
+        }
         fputc('\n', f);
     }
 }
