@@ -107,6 +107,16 @@ static const char *dl_reason(const char *opened)
     return e;
 }
 
+/* -1 with the message, unless `abi` is gemmprof's. */
+static int check_abi(const char *file, int abi, char *err, size_t errlen)
+{
+    if (abi == GEMMPROF_ABI_VERSION)
+        return 0;
+    snprintf(err, errlen, "%s: plugin ABI %d, gemmprof speaks ABI %d: rebuild "
+             "the plugin against this gemmprof's gemmprof.h", file, abi, GEMMPROF_ABI_VERSION);
+    return -1;
+}
+
 /* The checks that need only the file, made before dlopen runs any of its
  * code (constructors, gemmprof_plugin()).  0, or -1 with err set. */
 static int check_file(const char *file, char *err, size_t errlen)
@@ -127,12 +137,8 @@ static int check_file(const char *file, char *err, size_t errlen)
                  "the plugin against this gemmprof's gemmprof.h", file, GEMMPROF_ABI_SYMBOL);
         return -1;
     }
-    if (f.abi != GEMMPROF_ABI_VERSION) {
-        snprintf(err, errlen, "%s: plugin ABI %d, gemmprof speaks ABI %d: rebuild "
-                 "the plugin against this gemmprof's gemmprof.h", file, f.abi,
-                 GEMMPROF_ABI_VERSION);
+    if (check_abi(file, f.abi, err, errlen) < 0)
         return -1;
-    }
     /* nvcc links its static runtime by default: a plugin with its own copy
      * has kernels gemmprof's runtime does not know (no registers, no
      * occupancy), and a device reset after a fault would strand them */
@@ -178,13 +184,7 @@ static const gp_plugin *open_plugin(const char *file, void **handle,
         snprintf(err, errlen, "%s: %s() returned NULL", file, GEMMPROF_PLUGIN_SYMBOL);
         return NULL;
     }
-    if (p->abi_version != GEMMPROF_ABI_VERSION) {
-        snprintf(err, errlen, "%s: plugin ABI %d, gemmprof speaks ABI %d: rebuild "
-                 "the plugin against this gemmprof's gemmprof.h", file,
-                 p->abi_version, GEMMPROF_ABI_VERSION);
-        return NULL;
-    }
-    return p;
+    return check_abi(file, p->abi_version, err, errlen) < 0 ? NULL : p;
 }
 
 /* Registry copies of the kernels, their idea prefixed with the file's
