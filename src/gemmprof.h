@@ -94,6 +94,10 @@ typedef struct {
 } gp_plugin;
 
 #define GEMMPROF_PLUGIN_SYMBOL "gemmprof_plugin"
+/* The ABI version again, as an exported constant: gemmprof reads it from
+ * the file before loading it, so a plugin of another ABI is refused before
+ * any of its code (constructors, gemmprof_plugin()) runs. */
+#define GEMMPROF_ABI_SYMBOL "gemmprof_abi_version"
 typedef const gp_plugin *(*gp_plugin_entry)(void);
 
 /* For a launcher: record what it launches when `info` is not NULL.
@@ -133,6 +137,8 @@ static inline void gp_launch_info_fill(gp_launch_info *info, const void *func,
  *     };
  *     GEMMPROF_PLUGIN("mine", kernels)                                     */
 #define GEMMPROF_PLUGIN(plugin_name, kernel_array)                            \
+    GEMMPROF_EXTERN_C __attribute__((visibility("default"), used))           \
+    const int gemmprof_abi_version = GEMMPROF_ABI_VERSION;                   \
     GEMMPROF_EXTERN_C __attribute__((visibility("default")))                 \
     const gp_plugin *gemmprof_plugin(void)                                   \
     {                                                                        \

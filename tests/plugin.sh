@@ -24,7 +24,9 @@ expect_refused() {
 
 if ! fixture good || ! fixture good2 || ! fixture abi999 -DABI=999 || ! fixture dup -DDUP ||
    ! fixture noentry -DNO_ENTRY || ! fixture ownrt -DFATBIN || ! fixture twice -DTWICE ||
-   ! fixture badname -DBAD_NAME; then
+   ! fixture badname -DBAD_NAME || ! fixture noabi -DNO_ABI_SYMBOL ||
+   ! fixture ctor_abi -DCTOR -DABI=999 || ! fixture ctor_ownrt -DCTOR -DFATBIN ||
+   ! fixture ctor_noabi -DCTOR -DNO_ABI_SYMBOL || ! fixture ctor_dup -DCTOR -DDUP; then
     fail plugin/fixtures_build "${CC:-cc} could not build tests/fixtures/plugins/fixture.c"
     exit 1
 fi
@@ -41,6 +43,24 @@ expect_refused plugin/name_listed_twice "$TMP/twice.so" "kernel 'fixture_fp32' i
 expect_refused plugin/bad_kernel_name "$TMP/badname.so" "kernel name 'Bad Name' is not valid"
 expect_refused plugin/own_cuda_runtime "$TMP/ownrt.so" \
     'links its own copy of the CUDA runtime: rebuild it with nvcc -cudart shared'
+expect_refused plugin/no_abi_symbol "$TMP/noabi.so" \
+    "no gemmprof_abi_version symbol \(built with an older gemmprof.h\): rebuild the plugin against this gemmprof's gemmprof.h$"
+
+# Refused from the file alone: a constructor that creates a marker never
+# runs.  The control, refused only after dlopen (a duplicate kernel), shows
+# the marker does appear when the plugin's code runs.
+for p in ctor_abi ctor_ownrt ctor_noabi; do
+    rm -f "$TMP/marker"
+    GP_FIXTURE_MARKER=$TMP/marker "$GP" --plugin "$TMP/$p.so" --list >/dev/null 2>"$TMP/err"
+    rc=$?
+    if [ $rc != 2 ]; then fail plugin/${p}_refused_before_its_code_runs "exit $rc: $(cat "$TMP/err")"
+    elif [ -e "$TMP/marker" ]; then fail plugin/${p}_refused_before_its_code_runs "constructor ran"
+    else pass plugin/${p}_refused_before_its_code_runs; fi
+done
+rm -f "$TMP/marker"
+GP_FIXTURE_MARKER=$TMP/marker "$GP" --plugin "$TMP/ctor_dup.so" --list >/dev/null 2>&1
+[ $? = 2 ] && [ -e "$TMP/marker" ] && pass plugin/constructor_marker_control ||
+    fail plugin/constructor_marker_control "the marker plugin never ran its constructor"
 expect plugin/duplicate_of_other_plugin 2 \
     "^gemmprof: $TMP/good2.so: duplicate kernel name 'fixture_fp32': already defined by good.so$" -- \
     "$GP" --plugin "$TMP/good.so" --plugin "$TMP/good2.so" --list

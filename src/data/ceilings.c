@@ -53,8 +53,9 @@ static void put_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void write_body(FILE *f, const gp_ceilings *c)
+static void write_body(FILE *f, const void *arg)
 {
+    const gp_ceilings *c = arg;
     if (!gp_meta_get(&c->meta, "schema"))
         fprintf(f, "# schema: %s\n", GP_CEILINGS_SCHEMA);
     for (int i = 0; i < c->meta.n; ++i)
@@ -77,35 +78,12 @@ static void write_body(FILE *f, const gp_ceilings *c)
     }
 }
 
-/* Written to a temporary file and renamed, so a reader (another gemmprof
- * sharing the cache) never sees half a file. */
+/* Written whole or not at all (a fresh temp file, renamed), so a reader
+ * (another gemmprof sharing the cache) never sees half a file. */
 int gp_ceilings_write(const char *path, const gp_ceilings *c, char *err,
                       size_t errlen)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >=
-        (int)sizeof tmp) {
-        snprintf(err, errlen, "%s: path too long", path);
-        return -1;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        return -1;
-    }
-    write_body(f, c);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return gp_write_atomic(path, write_body, c, err, errlen);
 }
 
 /* Split one CSV line in place into at most `max` fields ("" quoting).

@@ -164,13 +164,9 @@ int gp_tuning_build(const gp_row *rows, int n, const char *family,
     return t->n;
 }
 
-int gp_tuning_write(const char *path, const gp_tuning *t, char *err, size_t errlen)
+static void write_body(FILE *f, const void *arg)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        return -1;
-    }
+    const gp_tuning *t = arg;
     gp_csv_write_meta(f, &t->meta);
     fputs(TUNING_HEADER "\n", f);
     for (int i = 0; i < t->n; ++i) {
@@ -178,11 +174,12 @@ int gp_tuning_write(const char *path, const gp_tuning *t, char *err, size_t errl
         fprintf(f, "%s,%s,%ld,%ld,%s,%.6g\n", e->family, e->precision,
                 e->min_size, e->max_size, e->config, e->gflops);
     }
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+}
+
+/* Whole or not at all, as the ceilings: a run reads the table it tunes by. */
+int gp_tuning_write(const char *path, const gp_tuning *t, char *err, size_t errlen)
+{
+    return gp_write_atomic(path, write_body, t, err, errlen);
 }
 
 /* "# key: value" -> meta */

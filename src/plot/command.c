@@ -147,6 +147,7 @@ static int make_scratch(const char *outdir, char *tmp, size_t len, int *created,
             rmdir(outdir);
         return -1;
     }
+    gp_cleanup_add(tmp);                    /* an interrupt removes it too */
     return 0;
 }
 
@@ -220,6 +221,7 @@ static int plot_into(const gp_dataset *d, const char *outdir, const char *format
         gp_strlist_add(final, p);
     }
     gp_rm_rf(tmp);
+    gp_cleanup_drop(tmp);
     if (drawn <= 0 && created)
         rmdir(outdir);
     gp_strlist_free(&w);

@@ -120,12 +120,13 @@ const char *gp_chart_gpu(const gp_dataset *d)
     return g && *g ? g : "unknown GPU";
 }
 
-int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *stem,
+int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *name,
                   const char *caption, gp_buf *vars, gp_strlist *written,
                   char *msg, size_t msglen)
 {
     const char *ext = gp_format_ext(o->format);
-    char out[512], path[PATH_MAX], errfile[PATH_MAX];
+    char out[512], path[PATH_MAX], errfile[PATH_MAX], stem[256];
+    gp_file_word(name, stem, sizeof stem);   /* a family is named by the data */
     if (!ext) {
         gp_fmt(msg, msglen, "unknown format '%s' (pdf, png, svg, cairolatex)", o->format);
         return -1;

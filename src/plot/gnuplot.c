@@ -22,39 +22,22 @@ void gp_var_num(gp_buf *b, const char *name, double value)
         gp_buf_printf(b, "%s=%.10g; ", name, value);
 }
 
+/* LaTeX through util's escaper; the other formats show text as it is
+ * (noenhanced), control characters (a newline in a kernel name) as spaces. */
 void gp_chart_text(const char *format, const char *in, int word,
                    char *out, size_t outlen)
 {
-    int latex = strcmp(format, "cairolatex") == 0;
+    char raw[1024];
     size_t o = 0;
-    for (const char *p = in; *p && o + 1 < outlen; p++) {
-        char c = (word && (*p == ' ' || *p == '\t')) ? '_' : *p;
-        const char *rep = NULL;
-        if (latex) {
-            switch (c) {
-            case '\\': rep = "\\textbackslash{}"; break;
-            case '~':  rep = "\\textasciitilde{}"; break;
-            case '^':  rep = "\\textasciicircum{}"; break;
-            case '_': case '%': case '&': case '#': case '$': case '{': case '}':
-                if (o + 2 < outlen) {
-                    out[o++] = '\\';
-                    out[o++] = c;
-                }
-                continue;
-            }
-        }
-        if (rep) {
-            size_t n = strlen(rep);
-            if (o + n < outlen) {
-                memcpy(out + o, rep, n);
-                o += n;
-            }
-            continue;
-        }
-        out[o++] = c;
+    for (const char *p = in; *p && o + 1 < sizeof raw; p++) {
+        unsigned char c = (unsigned char)*p;
+        raw[o++] = c < 0x20 || c == 0x7f || (word && c == ' ') ? (word ? '_' : ' ') : *p;
     }
-    if (outlen)
-        out[o] = '\0';
+    raw[o] = '\0';
+    if (strcmp(format, "cairolatex") == 0)
+        gp_esc_latex(raw, out, outlen);
+    else
+        gp_fmt(out, outlen, "%s", raw);
 }
 
 void gp_data_text(const char *format, const char *in, char *out, size_t outlen)

@@ -462,18 +462,6 @@ static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
     return n;
 }
 
-static void file_safe(const char *in, char *out, size_t len)
-{
-    size_t i = 0;
-    for (; in[i] && i + 1 < len; i++) {
-        char c = in[i];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                 (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-        out[i] = ok ? c : '_';
-    }
-    out[i] = '\0';
-}
-
 /* GFLOP/s per config (rows) and size (columns), one block per config. */
 static int write_configs(const gp_chart_opts *o, sweep *sw, const double *g, double scale,
                          char *path, size_t plen, char *msg, size_t msglen)
@@ -537,7 +525,7 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     gp_var_num(&v, "nx", nx);
     gp_var_num(&v, "ymax", top * 1.15 / scale);
     gp_var_str(&v, "ttl", title);
-    file_safe(kernel->kernel, safe, sizeof safe);
+    gp_file_word(kernel->kernel, safe, sizeof safe);
     gp_fmt(stem, sizeof stem, "crossover-%s", safe);
     int rc = gp_chart_draw(o, "crossover.gp", stem, caption, &v, written, msg, msglen);
     gp_buf_free(&v);

@@ -1,5 +1,7 @@
-/* plugin.c - `--plugin FILE`: dlopen the file, find gemmprof_plugin, check
- * the ABI version and every kernel, then register them all (or none).
+/* plugin.c - `--plugin FILE`: check the file (plugin_elf.c: entry point,
+ * ABI version, CUDA runtime) before dlopen runs any of its code, then
+ * dlopen it, call gemmprof_plugin, check every kernel, and register them
+ * all (or none).
  * A loaded plugin is never unloaded: its kernels are registered with the
  * CUDA runtime and its strings are in the registry. */
 #include <ctype.h>
@@ -105,7 +107,51 @@ static const char *dl_reason(const char *opened)
     return e;
 }
 
-/* dlopen, the entry point, the ABI version.  NULL with err set. */
+/* -1 with the message, unless `abi` is gemmprof's. */
+static int check_abi(const char *file, int abi, char *err, size_t errlen)
+{
+    if (abi == GEMMPROF_ABI_VERSION)
+        return 0;
+    snprintf(err, errlen, "%s: plugin ABI %d, gemmprof speaks ABI %d: rebuild "
+             "the plugin against this gemmprof's gemmprof.h", file, abi, GEMMPROF_ABI_VERSION);
+    return -1;
+}
+
+/* The checks that need only the file, made before dlopen runs any of its
+ * code (constructors, gemmprof_plugin()).  0, or -1 with err set. */
+static int check_file(const char *file, char *err, size_t errlen)
+{
+    gp_plugin_facts f;
+    if (gp_plugin_inspect(file, &f) < 0) {
+        snprintf(err, errlen, "%s: cannot load as a shared object: not an ELF64 shared "
+                 "library", file);
+        return -1;
+    }
+    if (!f.has_entry) {
+        snprintf(err, errlen, "%s: no %s symbol: not a gemmprof plugin (export "
+                 "one with GEMMPROF_PLUGIN from gemmprof.h)", file, GEMMPROF_PLUGIN_SYMBOL);
+        return -1;
+    }
+    if (!f.has_abi) {
+        snprintf(err, errlen, "%s: no %s symbol (built with an older gemmprof.h): rebuild "
+                 "the plugin against this gemmprof's gemmprof.h", file, GEMMPROF_ABI_SYMBOL);
+        return -1;
+    }
+    if (check_abi(file, f.abi, err, errlen) < 0)
+        return -1;
+    /* nvcc links its static runtime by default: a plugin with its own copy
+     * has kernels gemmprof's runtime does not know (no registers, no
+     * occupancy), and a device reset after a fault would strand them */
+    if (f.runtime == GP_RT_OWN) {
+        snprintf(err, errlen, "%s: links its own copy of the CUDA runtime: rebuild "
+                 "it with nvcc -cudart shared (gemmprof-build does)", file);
+        return -1;
+    }
+    return 0;
+}
+
+/* check_file, dlopen, the entry point, and the ABI version the entry
+ * point's table states (it must agree with the file's).  NULL with err. */
 static const gp_plugin *open_plugin(const char *file, void **handle,
                                     char *err, size_t errlen)
 {
@@ -115,6 +161,8 @@ static const gp_plugin *open_plugin(const char *file, void **handle,
         snprintf(err, errlen, "%s: cannot read plugin: %s", file, strerror(errno));
         return NULL;
     }
+    if (check_file(file, err, errlen) < 0)
+        return NULL;
     /* without a '/', dlopen would search the library path, not "." */
     snprintf(opened, sizeof opened, "%s%s", strchr(file, '/') ? "" : "./", file);
     dlerror();
@@ -125,8 +173,7 @@ static const gp_plugin *open_plugin(const char *file, void **handle,
     }
     void *sym = dlsym(*handle, GEMMPROF_PLUGIN_SYMBOL);
     if (!sym) {
-        snprintf(err, errlen, "%s: no %s symbol: not a gemmprof plugin (export "
-                 "one with GEMMPROF_PLUGIN from gemmprof.h)", file,
+        snprintf(err, errlen, "%s: no %s symbol: not a gemmprof plugin", file,
                  GEMMPROF_PLUGIN_SYMBOL);
         return NULL;
     }
@@ -137,21 +184,7 @@ static const gp_plugin *open_plugin(const char *file, void **handle,
         snprintf(err, errlen, "%s: %s() returned NULL", file, GEMMPROF_PLUGIN_SYMBOL);
         return NULL;
     }
-    if (p->abi_version != GEMMPROF_ABI_VERSION) {
-        snprintf(err, errlen, "%s: plugin ABI %d, gemmprof speaks ABI %d: rebuild "
-                 "the plugin against this gemmprof's gemmprof.h", file,
-                 p->abi_version, GEMMPROF_ABI_VERSION);
-        return NULL;
-    }
-    /* nvcc links its static runtime by default: a plugin with its own copy
-     * has kernels gemmprof's runtime does not know (no registers, no
-     * occupancy), and a device reset after a fault would strand them */
-    if (gp_plugin_cuda_runtime(file) == GP_RT_OWN) {
-        snprintf(err, errlen, "%s: links its own copy of the CUDA runtime: rebuild "
-                 "it with nvcc -cudart shared (gemmprof-build does)", file);
-        return NULL;
-    }
-    return p;
+    return check_abi(file, p->abi_version, err, errlen) < 0 ? NULL : p;
 }
 
 /* Registry copies of the kernels, their idea prefixed with the file's
@@ -169,7 +202,7 @@ static int register_all(const char *file, const gp_plugin *p, char *err,
         }
         snprintf(idea, n, "[%s] %s", base_name(file), k.idea);
         k.idea = idea;
-        if (gp_registry_add(&k) != 0) {
+        if (gp_registry_add(&k, file) != 0) {
             snprintf(err, errlen, "%s: kernel '%s': the kernel table is full",
                      file, k.name);
             free(idea);
@@ -211,18 +244,9 @@ int gp_plugin_load(const char *file, char *err, size_t errlen)
         return -1;
     }
     loaded[nloaded++] = (loaded_plugin){copy, handle, p};
-    if (register_all(file, p, err, errlen) != 0)
+    if (register_all(copy, p, err, errlen) != 0)
         return -1;
     return p->count;
-}
-
-const char *gp_plugin_origin(const gp_kernel *k)
-{
-    for (int i = 0; i < nloaded; i++)
-        for (int j = 0; j < loaded[i].plugin->count; j++)
-            if (strcmp(loaded[i].plugin->kernels[j].name, k->name) == 0)
-                return loaded[i].file;
-    return NULL;
 }
 
 void gp_plugin_describe(char *buf, size_t n)

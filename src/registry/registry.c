@@ -10,6 +10,7 @@
 
 static gp_kernel table[GP_REGISTRY_MAX];
 static gp_feature needs[GP_REGISTRY_MAX];   /* NONE for plugins */
+static const char *origin[GP_REGISTRY_MAX]; /* a plugin's file; NULL: built-in */
 static int count = -1;                  /* -1: built-ins not copied yet */
 
 static void ensure_init(void)
@@ -59,7 +60,7 @@ static int valid_name(const char *s)
 
 /* Also -1 for a kernel no one could select: a bad name, a missing launcher
  * or idea, an unknown precision. */
-int gp_registry_add(const gp_kernel *k)
+int gp_registry_add(const gp_kernel *k, const char *from)
 {
     ensure_init();
     if (count >= GP_REGISTRY_MAX || !valid_name(k->name) || !k->launch ||
@@ -67,8 +68,19 @@ int gp_registry_add(const gp_kernel *k)
         gp_registry_find(k->name))
         return -1;
     needs[count] = GP_FEAT_NONE;
+    origin[count] = from;
     table[count++] = *k;
     return 0;
+}
+
+/* By name: callers may hold a copy of the entry. */
+const char *gp_plugin_origin(const gp_kernel *k)
+{
+    ensure_init();
+    for (int i = 0; i < count; i++)
+        if (strcmp(table[i].name, k->name) == 0)
+            return origin[i];
+    return NULL;
 }
 
 const gp_kernel *gp_registry_reference(gp_precision p)

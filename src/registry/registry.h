@@ -18,8 +18,13 @@ extern const int gp_builtin_kernel_count;
 int gp_registry_count(void);
 const gp_kernel *gp_registry_get(int i);
 const gp_kernel *gp_registry_find(const char *name);      /* NULL if unknown */
-/* Append a kernel (plugins).  Returns 0, or -1 if the name is taken/full. */
-int gp_registry_add(const gp_kernel *k);
+/* Append a kernel (plugins) with the file it came from (as given to
+ * --plugin; kept, not copied).  Returns 0, or -1 if the name is taken/full. */
+int gp_registry_add(const gp_kernel *k, const char *origin);
+
+/* The file (as given to --plugin) a registered kernel came from, or NULL
+ * for a built-in (registry.c: the table records it). */
+const char *gp_plugin_origin(const gp_kernel *k);
 
 /* The cuBLAS entry every kernel of precision `p` is verified against. */
 const gp_kernel *gp_registry_reference(gp_precision p);
@@ -58,13 +63,10 @@ void gp_registry_print(FILE *f, int cc, const gp_build *b, FILE *notes);
  * table fills up half-way).  Loading a file again is a no-op.  Returns the
  * number of kernels the file provides, or -1 with one line in `err` that
  * names the file: not readable, not a shared object, no gemmprof_plugin
- * symbol, wrong ABI version, a bad or duplicate kernel, its own copy of the
- * CUDA runtime. */
+ * symbol, no or another ABI version, its own copy of the CUDA runtime (all
+ * read from the file before it is loaded, so none of its code runs), a bad
+ * or duplicate kernel. */
 int gp_plugin_load(const char *path, char *err, size_t errlen);
-
-/* The file (as given to --plugin) a registered kernel came from, or NULL
- * for a built-in. */
-const char *gp_plugin_origin(const gp_kernel *k);
 
 /* "FILE (plugin NAME, N kernels); ..." for the run file's metadata, "" if
  * no plugin is loaded. */
@@ -75,5 +77,16 @@ void gp_plugin_describe(char *buf, size_t n);
  * GP_RT_OWN (a static copy, nvcc's default), -1 (not a readable ELF64). */
 enum { GP_RT_NONE = 0, GP_RT_SHARED = 1, GP_RT_OWN = 2 };
 int gp_plugin_cuda_runtime(const char *path);
+
+/* What the loader checks before dlopen runs any of the file's code, read
+ * from its ELF sections (plugin_elf.c). */
+typedef struct {
+    int runtime;        /* GP_RT_*                                        */
+    int has_entry;      /* exports GEMMPROF_PLUGIN_SYMBOL                 */
+    int has_abi;        /* exports GEMMPROF_ABI_SYMBOL, a 4-byte int ...  */
+    int abi;            /* ... of this value                              */
+} gp_plugin_facts;
+/* 0, or -1 if `path` is not a readable ELF64 shared object. */
+int gp_plugin_inspect(const char *path, gp_plugin_facts *out);
 
 #endif

@@ -29,7 +29,7 @@ const char *gp_front_groff(char *path, size_t len)
 static void roff_line(FILE *f, const char *request, const char *text)
 {
     fprintf(f, "%s", request);
-    gp_roff_text(f, text);
+    gp_esc_roff(f, text);
     fputc('\n', f);
 }
 
@@ -40,7 +40,7 @@ static void typeset_meta(FILE *f, const gp_front *fr)
         const char *v = gp_meta_get(&fr->d->meta, meta_keys[i]);
         if (!v)
             continue;
-        gp_roff_text(f, meta_keys[i]);
+        gp_esc_roff(f, meta_keys[i]);
         fputs("|T{\n", f);
         roff_line(f, "", v);
         fputs("T}\n", f);
@@ -60,7 +60,7 @@ static void typeset_table(FILE *f, const gp_report_table *rt, int number)
     char head[64];
     gp_fmt(head, sizeof head, "Table %d.", number);
     fprintf(f, ".LP\n.ne 6\n\\fB");
-    gp_roff_text(f, head);
+    gp_esc_roff(f, head);
     fputs("\\fP ", f);
     roff_line(f, "", rt->t.caption);
     fprintf(f, ".ps 8\n.vs 10\n");
@@ -114,12 +114,9 @@ int gp_front_typeset(const gp_front *fr, const char *groff, const char *pdf,
     gp_path_join(log, sizeof log, fr->workdir, "groff.log");
     gp_fmt(paper, sizeof paper, "-dpaper=%s", fr->paper);
     gp_fmt(dev, sizeof dev, "-P-p%s", fr->paper);
-    /* groff writes the PDF to stdout: through sh, the only redirection here */
-    char cmd[3 * PATH_MAX + 128];
-    gp_fmt(cmd, sizeof cmd, "exec '%s' -t -ms -Tpdf %s %s '%s' > '%s'", groff, paper, dev,
-           ms, pdf);
-    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
-    if (gp_spawn(argv, NULL, log, msg, sizeof msg) != 0) {
+    /* groff writes the PDF to stdout: gp_spawn_to redirects it, no shell */
+    char *argv[] = { (char *)groff, "-t", "-ms", "-Tpdf", paper, dev, ms, NULL };
+    if (gp_spawn_to(argv, NULL, pdf, log, msg, sizeof msg) != 0) {
         gp_fmt(err, errlen, "groff failed making %s: %s", pdf, msg);
         return -1;
     }
@@ -128,30 +125,42 @@ int gp_front_typeset(const gp_front *fr, const char *groff, const char *pdf,
 
 /* ---- fixed-width text, drawn by gnuplot ---- */
 
+/* Text from the data on one line of the page (a newline in a file or
+ * kernel name would start a new one): a copy with control characters as
+ * spaces, from a ring of buffers, so a printf may take a few. */
+static const char *flat(const char *s)
+{
+    static char ring[4][1024];
+    static int next;
+    char *b = ring[next++ % 4];
+    gp_chart_text("pdf", s, 0, b, sizeof ring[0]);
+    return b;
+}
+
 static void text_page(const gp_front *fr, FILE *f)
 {
     for (size_t i = 0; i < sizeof meta_keys / sizeof meta_keys[0]; i++) {
         const char *v = gp_meta_get(&fr->d->meta, meta_keys[i]);
         if (v)
-            fprintf(f, "%-17s %.110s\n", meta_keys[i], v);
+            fprintf(f, "%-17s %.110s\n", meta_keys[i], flat(v));
     }
     for (int i = 0; i < fr->d->nfiles; i++)
-        fprintf(f, "%-17s %.110s\n", "data", fr->d->files[i]);
-    fprintf(f, "%-17s %.110s\n", "ceilings", fr->d->ceil ? fr->d->ceil_path : "none");
+        fprintf(f, "%-17s %.110s\n", "data", flat(fr->d->files[i]));
+    fprintf(f, "%-17s %.110s\n", "ceilings", fr->d->ceil ? flat(fr->d->ceil_path) : "none");
     for (int i = 0; i < fr->ntables; i++) {
-        fprintf(f, "\nTable %d. %s\n\n", i + 1, fr->tables[i].t.caption);
+        fprintf(f, "\nTable %d. %s\n\n", i + 1, flat(fr->tables[i].t.caption));
         gp_table_text(f, &fr->tables[i].t);
         for (int j = 0; j < fr->tables[i].skipped.n; j++)
-            fprintf(f, "Skipped: %s\n", fr->tables[i].skipped.v[j]);
+            fprintf(f, "Skipped: %s\n", flat(fr->tables[i].skipped.v[j]));
     }
     if (fr->captions->n)
         fprintf(f, "\nFigures (one a page, after this):\n");
     for (int i = 0; i < fr->captions->n; i++)
-        fprintf(f, "  Figure %d. %s\n", i + 1, fr->captions->v[i]);
+        fprintf(f, "  Figure %d. %s\n", i + 1, flat(fr->captions->v[i]));
     if (fr->notes->n)
         fprintf(f, "\nLeft out:\n");
     for (int i = 0; i < fr->notes->n; i++)
-        fprintf(f, "  %s\n", fr->notes->v[i]);
+        fprintf(f, "  %s\n", flat(fr->notes->v[i]));
 }
 
 /* One page of lines from `in` (at most `per`) into a file for table.gp;

@@ -41,6 +41,15 @@ static void usage(FILE *f)
           "  -h, --help\n", f);
 }
 
+/* A newline or other control character: no place in a folder name. */
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, report_args *a, char *err, size_t errlen)
 {
     static const struct option opts[] = {
@@ -88,6 +97,10 @@ static int parse_args(int argc, char **argv, report_args *a, char *err, size_t e
     }
     if (strcmp(a->paper, "a4") != 0 && strcmp(a->paper, "letter") != 0) {
         gp_fmt(err, errlen, "unknown --paper '%s' (a4, letter)", a->paper);
+        return -1;
+    }
+    if (a->name && has_control(a->name)) {      /* not echoed: one line */
+        gp_fmt(err, errlen, "bad --name: it holds a newline or other control character");
         return -1;
     }
     if (a->name && (!*a->name || strchr(a->name, '/') || a->name[0] == '.')) {
@@ -184,8 +197,10 @@ static int install(report *r, const char *target, char *err, size_t errlen)
 {
     char old[PATH_MAX];
     gp_rm_rf(r->work);
-    if (rename(r->tmp, target) == 0)
+    if (rename(r->tmp, target) == 0) {
+        gp_cleanup_drop(r->tmp);
         return 0;
+    }
     if (errno != ENOTEMPTY && errno != EEXIST) {
         gp_fmt(err, errlen, "%s: %s", target, strerror(errno));
         return -1;
@@ -195,6 +210,7 @@ static int install(report *r, const char *target, char *err, size_t errlen)
         gp_fmt(err, errlen, "%s: cannot replace the old report: %s", target, strerror(errno));
         return -1;
     }
+    gp_cleanup_drop(r->tmp);
     gp_rm_rf(old);
     return 0;
 }
@@ -231,6 +247,7 @@ static int build(report *r, char *err, size_t errlen)
         gp_fmt(err, errlen, "%s: %s", r->a->out, strerror(errno));
         return -1;
     }
+    gp_cleanup_add(r->tmp);                 /* an interrupt removes it too */
     int rc = subdirs(r, err, errlen);
     if (rc == 0)
         rc = gp_report_figures(r, err, errlen);
@@ -248,6 +265,7 @@ static int build(report *r, char *err, size_t errlen)
         rc = install(r, target, err, errlen);
     if (rc < 0) {
         gp_rm_rf(r->tmp);
+        gp_cleanup_drop(r->tmp);
         if (created)
             rmdir(r->a->out);
         return -1;
@@ -283,8 +301,10 @@ int gp_cmd_report(int argc, char **argv)
         gp_error("%s", err);
         return 2;
     }
-    if (!a.name) {
-        gp_path_stem(d.files[0], stem, sizeof stem);
+    if (!a.name) {                 /* the data file's name, as a folder name */
+        char raw[256];
+        gp_path_stem(d.files[0], raw, sizeof raw);
+        gp_file_word(raw, stem, sizeof stem);
         a.name = stem;
     }
     int a4 = strcmp(a.paper, "a4") == 0;

@@ -283,9 +283,13 @@ int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_ta
 
 void gp_table_markdown(FILE *f, const gp_table *t)
 {
-    fprintf(f, "%s\n\n|", t->caption);
-    for (int j = 0; j < t->ncol; j++)
-        fprintf(f, " %s |", t->head[j]);
+    gp_esc_markdown(f, t->caption);
+    fprintf(f, "\n\n|");
+    for (int j = 0; j < t->ncol; j++) {
+        fputc(' ', f);
+        gp_esc_markdown(f, t->head[j]);
+        fputs(" |", f);
+    }
     fprintf(f, "\n|");
     for (int j = 0; j < t->ncol; j++)
         fprintf(f, t->align[j] == 'r' ? "---:|" : ":---|");
@@ -293,8 +297,7 @@ void gp_table_markdown(FILE *f, const gp_table *t)
         fprintf(f, "\n|");
         for (int j = 0; j < t->ncol; j++) {
             fputc(' ', f);
-            for (const char *s = t->cell[i][j]; *s; s++)   /* a '|' ends a cell */
-                fputs(*s == '|' ? "\\|" : (char[]){ *s, 0 }, f);
+            gp_esc_markdown(f, t->cell[i][j]);
             fputs(" |", f);
         }
     }
@@ -320,7 +323,7 @@ static void write_cells(FILE *f, const gp_table *t, void (*put)(FILE *, const ch
 static void tex(FILE *f, const char *s)
 {
     char buf[512];
-    gp_chart_text("cairolatex", s, 0, buf, sizeof buf);
+    gp_esc_latex(s, buf, sizeof buf);
     fputs(buf, f);
 }
 
@@ -358,23 +361,12 @@ void gp_table_text(FILE *f, const gp_table *t)
             "----------------------------------------------------------------"
             "----------------------------------------------------------------");
     for (int i = 0; i < t->nrow; i++) {
-        for (int j = 0; j < t->ncol; j++)
-            fprintf(f, t->align[j] == 'r' ? "%*s  " : "%-*s  ", w[j], t->cell[i][j]);
+        for (int j = 0; j < t->ncol; j++) {
+            char c[64];                 /* a newline in a name: a space */
+            gp_chart_text("pdf", t->cell[i][j], 0, c, sizeof c);
+            fprintf(f, t->align[j] == 'r' ? "%*s  " : "%-*s  ", w[j], c);
+        }
         fputc('\n', f);
-    }
-}
-
-void gp_roff_text(FILE *f, const char *s)
-{
-    if (*s == '.' || *s == '\'')
-        fputs("\\&", f);
-    for (; *s; s++) {
-        if (*s == '\\')
-            fputs("\\e", f);
-        else if (*s == '|')
-            fputc('/', f);
-        else
-            fputc(*s, f);
     }
 }
 
@@ -387,7 +379,7 @@ void gp_table_roff(FILE *f, const gp_table *t)
     for (int j = 0; j < t->ncol; j++)
         fprintf(f, "%s%c", j ? " " : "", t->align[j] == 'r' ? 'r' : 'l');
     fprintf(f, ".\n=\n");
-    write_cells(f, t, gp_roff_text, "|", "\n_\n", "\n");
+    write_cells(f, t, gp_esc_roff, "|", "\n_\n", "\n");
     fprintf(f, "=\n.TE\n");
 }
 

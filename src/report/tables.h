@@ -55,8 +55,5 @@ void gp_table_text(FILE *f, const gp_table *t);
 /* tbl input (groff -t), ruled like booktabs: a rule above and below the
  * headings and at the end. */
 void gp_table_roff(FILE *f, const gp_table *t);
-/* Text for groff: backslashes escaped, no control character at the start
- * of a line, '|' (tbl's column separator here) replaced. */
-void gp_roff_text(FILE *f, const char *s);
 
 #endif

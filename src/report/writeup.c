@@ -25,8 +25,11 @@ static int write_file_tables(report *r, const gp_table *t, const gp_table *tex,
     gp_table_markdown(f, t);
     gp_strlist skipped = { 0 };
     gp_table_skipped(r->d, t, &skipped);
-    for (int i = 0; i < skipped.n; i++)
-        fprintf(f, "%s- %s\n", i ? "" : "\nSkipped here:\n\n", skipped.v[i]);
+    for (int i = 0; i < skipped.n; i++) {
+        fprintf(f, "%s- ", i ? "" : "\nSkipped here:\n\n");
+        gp_esc_markdown(f, skipped.v[i]);
+        fputc('\n', f);
+    }
     gp_strlist_free(&skipped);
     int bad = fclose(f) != 0;
     gp_fmt(name, sizeof name, "%s.tex", stem);
@@ -60,7 +63,9 @@ static int family_tables(report *r, const gp_family *f, char *err, size_t errlen
         return rc == 0 ? -1 : 0;
     }
     gp_table_skipped(r->d, &full, &t->skipped);
-    gp_fmt(t->stem, sizeof t->stem, "summary-%s", f->name);
+    char word[64];
+    gp_file_word(f->name, word, sizeof word);          /* a file name: tables/ */
+    gp_fmt(t->stem, sizeof t->stem, "summary-%s", word);
     rc = write_file_tables(r, &full, &t->t, t->stem, err, errlen);
     gp_table_free(&full);
     if (rc < 0 || !(t = add_table(r, GP_RT_BY_SIZE)))
@@ -70,7 +75,7 @@ static int family_tables(report *r, const gp_family *f, char *err, size_t errlen
         r->ntables--;
         return 0;
     }
-    gp_fmt(t->stem, sizeof t->stem, "gflops_by_size-%s", f->name);
+    gp_fmt(t->stem, sizeof t->stem, "gflops_by_size-%s", word);
     return write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
 }
 
@@ -153,7 +158,9 @@ int gp_report_readme(report *r, char *err, size_t errlen)
     FILE *f = gp_open_in(r->tmp, "README.md", path, sizeof path, err, errlen);
     if (!f)
         return -1;
-    fprintf(f, "# gemmprof report: %s\n\n"
+    fputs("# gemmprof report: ", f);
+    gp_esc_markdown(f, r->a->name);
+    fprintf(f, "\n\n"
                "Made by `gemmprof report` from the files in `data/`.\n\n"
                "- `report.pdf`: the tables, then every chart on its own page with a "
                "caption (%s paper)\n"
@@ -165,11 +172,14 @@ int gp_report_readme(report *r, char *err, size_t errlen)
                "- `tables/`: the tables as Markdown and LaTeX (`\\usepackage{booktabs}`, "
                "then `\\input{tables/summary.tex}`); one summary per family\n"
                "- `writeup-example.tex`: a minimal document with one figure and one "
-               "table: `pdflatex writeup-example.tex` here\n", r->a->name, r->a->paper);
+               "table: `pdflatex writeup-example.tex` here\n", r->a->paper);
     if (r->notes.n)
         fprintf(f, "\nLeft out, or worth knowing:\n\n");
-    for (int i = 0; i < r->notes.n; i++)
-        fprintf(f, "- %s\n", r->notes.v[i]);
+    for (int i = 0; i < r->notes.n; i++) {
+        fputs("- ", f);
+        gp_esc_markdown(f, r->notes.v[i]);
+        fputc('\n', f);
+    }
     if (fclose(f) != 0) {
         gp_fmt(err, errlen, "%s: write failed", path);
         return -1;
@@ -215,7 +225,7 @@ int gp_report_example_tex(report *r, char *err, size_t errlen)
     if (!f)
         return -1;
     char cap[600];
-    gp_chart_text("cairolatex", caption, 0, cap, sizeof cap);
+    gp_esc_latex(caption, cap, sizeof cap);
     fprintf(f, "%% writeup-example.tex - one figure and one table of this report in a\n"
                "%% LaTeX document; build it here with: pdflatex writeup-example.tex\n"
                "%% (Debian: texlive-latex-base, texlive-latex-recommended).  The figure is\n"

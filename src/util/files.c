@@ -1,4 +1,5 @@
-/* files.c - files and folders: mkdir -p, rm -rf, copy, move, paths. */
+/* files.c - files and folders: mkdir -p, rm -rf, copy, move, paths,
+ * writing a file whole or not at all. */
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -123,4 +124,48 @@ FILE *gp_open_in(const char *dir, const char *name, char *path, size_t plen,
     if (!f)
         gp_fmt(err, errlen, "%s: %s", path, strerror(errno));
     return f;
+}
+
+/* mkstemp makes the file 0600; a data file gets what fopen would give. */
+static void usual_mode(int fd)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+}
+
+int gp_write_atomic(const char *path, void (*body)(FILE *, const void *),
+                    const void *arg, char *err, size_t errlen)
+{
+    char dir[4096], tmp[4096], base[256];
+    const char *slash = strrchr(path, '/');
+    gp_fmt(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    gp_fmt(base, sizeof base, "%s", slash ? slash + 1 : path);
+    if (snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", slash == path ? "" : dir, base) >=
+        (int)sizeof tmp) {
+        gp_fmt(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!f) {
+        gp_fmt(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return -1;
+    }
+    gp_cleanup_add(tmp);                 /* an interrupt leaves no temp file */
+    usual_mode(fd);
+    body(f, arg);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        gp_fmt(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        unlink(tmp);
+        gp_cleanup_drop(tmp);
+        return -1;
+    }
+    gp_cleanup_drop(tmp);
+    return 0;
 }

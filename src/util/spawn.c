@@ -1,5 +1,7 @@
-/* spawn.c - running a helper program (gnuplot, pdfunite) with
- * its output in a log file, and its last line as the message on failure. */
+/* spawn.c - running a helper program (gnuplot, pdfunite, groff) by fork
+ * and execv, never through a shell (paths come from the user and the data
+ * files), with its output in a log file and its last line as the message
+ * on failure. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,8 +39,32 @@ int gp_which(const char *name, char *path, size_t len)
     return -1;
 }
 
+/* In the child: stdin from /dev/null, stdout to `outfile` (or the log),
+ * stderr to the log, then the program; 126 if a file or cwd failed. */
+static void child(char *const argv[], const char *cwd, const char *outfile,
+                  const char *logfile)
+{
+    int fd = open(logfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int out = outfile ? open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0644) : fd;
+    int nul = open("/dev/null", O_RDONLY);
+    if (fd < 0 || out < 0 || nul < 0 || (cwd && chdir(cwd) != 0))
+        _exit(126);
+    dup2(nul, 0);
+    dup2(out, 1);
+    dup2(fd, 2);
+    execv(argv[0], argv);
+    fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
 int gp_spawn(char *const argv[], const char *cwd, const char *logfile,
              char *err, size_t errlen)
+{
+    return gp_spawn_to(argv, cwd, NULL, logfile, err, errlen);
+}
+
+int gp_spawn_to(char *const argv[], const char *cwd, const char *outfile,
+                const char *logfile, char *err, size_t errlen)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -46,30 +72,24 @@ int gp_spawn(char *const argv[], const char *cwd, const char *logfile,
         gp_fmt(err, errlen, "cannot start %s: %s", argv[0], strerror(errno));
         return -1;
     }
-    if (pid == 0) {
-        int fd = open(logfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int nul = open("/dev/null", O_RDONLY);
-        if (fd < 0 || nul < 0 || (cwd && chdir(cwd) != 0))
-            _exit(126);
-        dup2(nul, 0);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execv(argv[0], argv);
-        fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
+    if (pid == 0)
+        child(argv, cwd, outfile, logfile);
+    gp_cleanup_child(pid);             /* an interrupt stops it first */
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
             gp_fmt(err, errlen, "waiting for %s: %s", argv[0], strerror(errno));
+            gp_cleanup_child(0);
             return -1;
         }
+    gp_cleanup_child(0);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
     char msg[512];
     last_line(logfile, msg, sizeof msg);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 126)
-        gp_fmt(msg, sizeof msg, "cannot enter %s or write %s", cwd ? cwd : ".", logfile);
+        gp_fmt(msg, sizeof msg, "cannot enter %s or write %s%s%s", cwd ? cwd : ".", logfile,
+               outfile ? " or " : "", outfile ? outfile : "");
     else if (!msg[0])
         gp_fmt(msg, sizeof msg, "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
     gp_fmt(err, errlen, "%s", msg);

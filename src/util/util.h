@@ -52,6 +52,12 @@ void gp_slug(const char *s, char *out, size_t outlen);
 int gp_spawn(char *const argv[], const char *cwd, const char *logfile,
              char *err, size_t errlen);
 
+/* The same with its stdout going to `outfile` (created or truncated; a
+ * PDF, say) and its stderr to `logfile`: the redirection a shell would do,
+ * with no shell to read the paths (spawn.c). */
+int gp_spawn_to(char *const argv[], const char *cwd, const char *outfile,
+                const char *logfile, char *err, size_t errlen);
+
 /* The executable `name` on $PATH (or /usr/bin:/bin), as a path in `path`.
  * 0, or -1 if there is none. */
 int gp_which(const char *name, char *path, size_t len);
@@ -66,9 +72,45 @@ int gp_path_join(char *out, size_t len, const char *dir, const char *base);
 /* The last path component without its extension ("a/b/run.csv" -> "run"). */
 void gp_path_stem(const char *path, char *out, size_t len);
 
+/* Write `path` whole or not at all: `body` writes into a fresh file made
+ * by mkstemp in path's folder, which is then renamed over `path`, so a
+ * reader never sees half a file and a symlink planted at a guessable temp
+ * name is never followed.  0, or -1 with err (the temp file removed). */
+int gp_write_atomic(const char *path, void (*body)(FILE *, const void *),
+                    const void *arg, char *err, size_t errlen);
+
 /* fopen for writing intermediates: "DIR/NAME", NULL with err. */
 FILE *gp_open_in(const char *dir, const char *name, char *path, size_t plen,
                  char *err, size_t errlen);
+
+/* ---- clean-up when SIGINT, SIGTERM or SIGHUP stops gemmprof (cleanup.c):
+ * the helper program running now is stopped, then every path added here
+ * (a temp file, or a temp folder and all in it) is removed, and the process
+ * dies of the same signal (exit status 128+N).  The handler only calls
+ * async-signal-safe functions on paths recorded beforehand. ---- */
+int gp_cleanup_add(const char *path);   /* 0, or -1 if the table is full   */
+void gp_cleanup_drop(const char *path); /* done with it (renamed, removed) */
+void gp_cleanup_child(int pid);         /* the helper running now; 0: none */
+
+/* ---- text on its way into another language (escape.c): every string
+ * that comes from data (kernel names, file names, metadata, captions)
+ * passes one of these where it is written out.  Control characters (a
+ * newline in a kernel name) become spaces in all of them. ---- */
+
+/* groff/tbl text: backslashes as \e, '|' (the tables' column separator)
+ * as '/', and a leading character groff or tbl would take as a request, a
+ * rule or a text block ('.', '\'', '_', '=', "T{", "T}") made plain by \&. */
+void gp_esc_roff(FILE *f, const char *s);
+/* Markdown (a table cell, a list item, a heading): '\', '|', '`', '*',
+ * '<', '[' and ']' escaped, and '_' where it could start or end emphasis. */
+void gp_esc_markdown(FILE *f, const char *s);
+/* LaTeX text: \ ~ ^ as \text...{} commands, _ % & # $ { } backslashed. */
+void gp_esc_latex(const char *in, char *out, size_t outlen);
+/* A file-name component: letters, digits, '.', '_' and '-' kept, anything
+ * else (a '/', a quote, a space, a newline) as '_'; never "", never
+ * starting with '.' (hidden, or "..").  Character by character, so
+ * "roofline-" + a cleaned name is the cleaned "roofline-NAME". */
+void gp_file_word(const char *in, char *out, size_t outlen);
 
 /* Build facts, defined in the generated build/gen/version.c (the Makefile
  * rewrites it whenever the version, commit or flags change). */

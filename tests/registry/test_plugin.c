@@ -53,8 +53,22 @@ static const struct { const char *name, *flags, *message; } bad[] = {
     { "empty",     "-DEMPTY",         "lists no kernels" },
     { "noentry",   "-DNO_ENTRY",      "no gemmprof_plugin symbol" },
     { "ownrt",     "-DFATBIN",        "links its own copy of the CUDA runtime" },
+    { "noabi",     "-DNO_ABI_SYMBOL", "no gemmprof_abi_version symbol (built with an older "
+                                      "gemmprof.h): rebuild the plugin" },
 };
 #define NBAD (sizeof bad / sizeof bad[0])
+
+/* Plugins with a constructor that creates the marker file: refused from
+ * the file alone, their code never runs; the last is refused only after
+ * dlopen (a kernel check), the control that shows the marker works. */
+static const struct { const char *name, *flags, *message; } ctor[] = {
+    { "ctor_abi",     "-DCTOR -DABI=999",       "plugin ABI 999" },
+    { "ctor_noabi",   "-DCTOR -DNO_ABI_SYMBOL", "no gemmprof_abi_version symbol" },
+    { "ctor_ownrt",   "-DCTOR -DFATBIN",        "links its own copy of the CUDA runtime" },
+    { "ctor_noentry", "-DCTOR -DNO_ENTRY",      "no gemmprof_plugin symbol" },
+    { "ctor_dup",     "-DCTOR -DDUP",           "duplicate kernel name 'naive'" },
+};
+#define NCTOR (sizeof ctor / sizeof ctor[0])
 
 static int setup(void **state)
 {
@@ -67,6 +81,9 @@ static int setup(void **state)
         return -1;
     for (size_t i = 0; i < NBAD; i++)
         if (build(bad[i].name, bad[i].flags))
+            return -1;
+    for (size_t i = 0; i < NCTOR; i++)
+        if (build(ctor[i].name, ctor[i].flags))
             return -1;
     return 0;
 }
@@ -127,6 +144,41 @@ static void elf_sections_tell_which_cuda_runtime(void **state)
     assert_int_equal(gp_plugin_cuda_runtime(so("good")), GP_RT_NONE);
     assert_int_equal(gp_plugin_cuda_runtime(so("ownrt")), GP_RT_OWN);
     assert_int_equal(gp_plugin_cuda_runtime(so("sharedrt")), GP_RT_SHARED);
+}
+
+static void refused_from_the_file_before_any_code_runs(void **state)
+{
+    (void)state;
+    char marker[4096];
+    snprintf(marker, sizeof marker, "%s/constructor-ran", dir);
+    setenv("GP_FIXTURE_MARKER", marker, 1);
+    for (size_t i = 0; i < NCTOR; i++) {
+        int last = i + 1 == NCTOR;
+        assert_int_equal(gp_plugin_load(so(ctor[i].name), err, sizeof err), -1);
+        if (!strstr(err, ctor[i].message))
+            fail_msg("%s: '%s', wanted '%s'", ctor[i].name, err, ctor[i].message);
+        if ((access(marker, F_OK) == 0) != last)
+            fail_msg("%s: the constructor %s", ctor[i].name,
+                     last ? "did not run after dlopen" : "ran before the refusal");
+    }
+    unsetenv("GP_FIXTURE_MARKER");
+}
+
+static void elf_facts_read_before_loading(void **state)
+{
+    (void)state;
+    gp_plugin_facts f;
+    assert_int_equal(gp_plugin_inspect(so("good"), &f), 0);
+    assert_true(f.has_entry && f.has_abi);
+    assert_int_equal(f.abi, GEMMPROF_ABI_VERSION);
+    assert_int_equal(gp_plugin_inspect(so("abi999"), &f), 0);
+    assert_true(f.has_abi);
+    assert_int_equal(f.abi, 999);
+    assert_int_equal(gp_plugin_inspect(so("noabi"), &f), 0);
+    assert_true(f.has_entry && !f.has_abi);
+    assert_int_equal(gp_plugin_inspect(so("noentry"), &f), 0);
+    assert_false(f.has_entry);
+    assert_int_equal(gp_plugin_inspect(so("junk"), &f), -1);
 }
 
 static void valid_plugin_registers_its_kernels(void **state)
@@ -347,6 +399,8 @@ int main(void)
         cmocka_unit_test(bad_plugins_register_nothing_and_say_why),
         cmocka_unit_test(missing_and_non_elf_files_are_refused),
         cmocka_unit_test(elf_sections_tell_which_cuda_runtime),
+        cmocka_unit_test(elf_facts_read_before_loading),
+        cmocka_unit_test(refused_from_the_file_before_any_code_runs),
         cmocka_unit_test(valid_plugin_registers_its_kernels),
         cmocka_unit_test(loading_a_file_again_changes_nothing),
         cmocka_unit_test(plugin_kernels_resolve_whatever_the_option_order),

@@ -186,8 +186,10 @@ static void plugins_are_appended_and_selectable(void **state)
     (void)state;
     int before = gp_registry_count();
     gp_kernel k = { "my_plugin", GP_FP32, "a plugin kernel", fake_launch };
-    assert_int_equal(gp_registry_add(&k), 0);
+    assert_int_equal(gp_registry_add(&k, "libmy.so"), 0);
     assert_int_equal(gp_registry_count(), before + 1);
+    assert_string_equal(gp_plugin_origin(gp_registry_find("my_plugin")), "libmy.so");
+    assert_null(gp_plugin_origin(gp_registry_find("naive")));
     assert_string_equal(gp_registry_get(before)->name, "my_plugin");
     assert_non_null(gp_registry_find("my_plugin"));
     int n = select_spec("all");
@@ -202,19 +204,19 @@ static void plugins_with_taken_or_bad_names_are_refused(void **state)
     (void)state;
     int before = gp_registry_count();
     gp_kernel k = { "naive", GP_FP32, "clash", fake_launch };
-    assert_int_equal(gp_registry_add(&k), -1);
+    assert_int_equal(gp_registry_add(&k, NULL), -1);
     static const char *const bad[] = { "", "all", "Upper", "a,b", "a b", "my_plugin" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         k.name = bad[i];
-        if (gp_registry_add(&k) != -1)
+        if (gp_registry_add(&k, NULL) != -1)
             fail_msg("plugin name '%s' was accepted", bad[i]);
     }
     k.name = "no_launcher";
     k.launch = NULL;
-    assert_int_equal(gp_registry_add(&k), -1);
+    assert_int_equal(gp_registry_add(&k, NULL), -1);
     k.launch = fake_launch;
     k.idea = NULL;
-    assert_int_equal(gp_registry_add(&k), -1);
+    assert_int_equal(gp_registry_add(&k, NULL), -1);
     assert_int_equal(gp_registry_count(), before);
 }
 
@@ -226,7 +228,7 @@ static void registry_refuses_when_full(void **state)
     for (int i = 0; i < 300; i++) {
         snprintf(names[i], sizeof names[i], "fill%d", i);
         gp_kernel k = { names[i], GP_FP32, "filler", fake_launch };
-        if (gp_registry_add(&k) == 0)
+        if (gp_registry_add(&k, NULL) == 0)
             added++;
         else
             break;
