@@ -494,11 +494,8 @@ static int info_only(const gp_options *o)
         gp_cli_usage(stdout);
         return 0;
     }
-    if (o->version) {
-        printf("gemmprof %s (commit %s, built for %s)\n", gp_version,
-               gp_git_commit, gp_build_arch);
-        return 0;
-    }
+    if (o->version)
+        return gp_print_version(stdout);
     if (o->list) {
         gp_gpu g;
         char why[256];
@@ -594,6 +591,23 @@ static int baseline_diff(const gp_options *o, const char *path, int rc)
     return drc > rc ? drc : rc;
 }
 
+/* --dry-run: what the validated options would do. */
+static int dry_run(const gp_options *o, int argc, char **argv)
+{
+    char what[160];
+    if (o->list || o->list_metrics || o->build_facts)
+        snprintf(what, sizeof what, "list %s", o->list ? "the kernels" :
+                 o->build_facts ? "the build's facts" : "the counters");
+    else if (o->nplugins)
+        snprintf(what, sizeof what, "load %d plugin(s), then run the kernels "
+                 "named at %d size(s)", o->nplugins, o->nshapes);
+    else
+        snprintf(what, sizeof what, "run %d kernel(s) at %d size(s)",
+                 o->nkernels, o->nshapes);
+    return gp_dry_run_report(argc > 0 && strcmp(argv[0], "run") == 0 ? "run" : "",
+                             argc, argv, what);
+}
+
 int gp_cmd_run(int argc, char **argv)
 {
     gp_options o;
@@ -602,6 +616,8 @@ int gp_cmd_run(int argc, char **argv)
         gp_error("%s", err);
         return 2;
     }
+    if (gp_dry_run() && !o.help && !o.version)
+        return dry_run(&o, argc, argv);
     if (o.help || o.version || o.list || o.list_metrics || o.build_facts)
         return info_only(&o);
     run_state s = {.o = &o, .path = path};
