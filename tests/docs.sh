@@ -30,7 +30,10 @@ extract() {
 # must match the process count), with gemmprof swapped for the dry run.
 check_line() {
     local fails=$1 line=$2
-    gp_dry() { "$GP" --dry-run "$@" >>"$TMP/out.log" 2>&1 || echo "exit $?" >>"$fails"; }
+    gp_dry() {      # a line that shows --dry-run itself keeps its own
+        [ "${1:-}" = --dry-run ] && shift
+        "$GP" --dry-run "$@" >>"$TMP/out.log" 2>&1 || echo "exit $?" >>"$fails"
+    }
     gemmprof() { gp_dry "$@"; }
     bin/gemmprof() { gp_dry "$@"; }
     ./bin/gemmprof() { gp_dry "$@"; }
@@ -56,6 +59,12 @@ MPIFLAGS=(-q --oversubscribe)
 [ "$(id -u)" = 0 ] && MPIFLAGS+=(--allow-run-as-root)
 have_mpi=0
 command -v mpirun >/dev/null && ! "$GP" dist --help | grep -q 'built without MPI' && have_mpi=1
+
+# The check itself can fail: a line with a bad option is refused.
+: >"$TMP/fails"; : >"$TMP/out.log"
+(cd "$TMP/cwd" && check_line "$TMP/fails" "gemmprof plot --charts bogus x.csv") </dev/null
+[ -s "$TMP/fails" ] && grep -q "unknown chart 'bogus'" "$TMP/out.log" &&
+    pass docs/checker_refuses_bad_line || fail docs/checker_refuses_bad_line "$(cat "$TMP/out.log")"
 
 n=0
 while IFS=$'\t' read -r at line; do

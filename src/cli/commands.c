@@ -99,6 +99,8 @@ static int cmd_help(int argc, char **argv)
         gp_error("help: unknown command '%s' (commands: %s)", word, list);
         return 2;
     }
+    if (gp_dry_run())
+        return gp_dry_run_report("help", argc, argv, "show the help of this command");
     char *args[] = { (char *)c->w.word, "--help", NULL };
     return c->fn(2, args);
 }

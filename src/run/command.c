@@ -616,14 +616,15 @@ int gp_cmd_run(int argc, char **argv)
         gp_error("%s", err);
         return 2;
     }
-    if (gp_dry_run() && !o.help && !o.version)
-        return dry_run(&o, argc, argv);
-    if (o.help || o.version || o.list || o.list_metrics || o.build_facts)
+    int info = o.list || o.list_metrics || o.build_facts;
+    if (o.help || o.version || (info && !gp_dry_run()))
         return info_only(&o);
     run_state s = {.o = &o, .path = path};
     s.seed = o.seed_given ? o.seed : (unsigned long long)time(NULL);
-    if (prepare_metrics(&s) != 0)
+    if (!info && prepare_metrics(&s) != 0)
         return 2;
+    if (gp_dry_run())       /* the metric names checked too, as far as CUPTI can offline */
+        return dry_run(&o, argc, argv);
     if (gp_run_out_path(o.out, path, sizeof path, err, sizeof err) != 0) {
         gp_error("%s", err);
         return 2;
