@@ -47,7 +47,8 @@ expect help/dry_run_runs_nothing 0 '' -- "$GP" --dry-run trace -- sh -c "touch $
 
 # Without the NVIDIA driver (libcuda.so.1), the run command says so, in the
 # words --list-metrics uses.
-if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+if have_gpu || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' ||
+   ls /usr/lib*/libcuda.so.1 /usr/lib*/*/libcuda.so.1 >/dev/null 2>&1; then
     skip help/no_driver_named "this machine has the NVIDIA driver"
 else
     expect help/no_driver_named 2 '^gemmprof: no NVIDIA driver \(libcuda\.so\.1 not found\)' -- "$GP" -k naive -s 64
