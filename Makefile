@@ -20,7 +20,7 @@ ifeq ($(origin GIT_COMMIT),undefined)
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 endif
 
-# ---- architectures (README: "GPUs and toolkits") ----
+# ---- architectures (docs/gpus-and-builds.md) ----
 # Supported: what CUDA 13 compiles for, one per chip family.  ARCH unset:
 # the compute capabilities nvidia-smi reports here, else all of ARCH_ALL.
 ARCH_ALL  := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
@@ -121,7 +121,7 @@ DIST_C    := $(DIST_PURE) src/dist/dist_nompi.c
 LINK_CC   := $(CC)
 endif
 
-# Sources by folder: src/<component>/ (see README's layout), kernels/, probes/.
+# Sources by folder: src/<component>/ (see docs/layout.md), kernels/, probes/.
 # src/cli/main.c is the program; everything else goes into the library the
 # tests link too, except the trace injection library's own files.
 COMPONENTS := $(filter-out src/dist/,$(wildcard src/*/))
@@ -193,7 +193,7 @@ $(B)/gen/ptxas_table.c: $(LIB_CU:%.cu=$(CUB)/%.cu.o) scripts/ptxas-table.awk
 	@mkdir -p $(dir $@)
 	awk -f scripts/ptxas-table.awk $(LIB_CU:%.cu=$(CUB)/%.cu.o.ptxas) > $@
 
-# What this ARCH builds: `make -s arch` (README: GPUs and toolkits).
+# What this ARCH builds: `make -s arch` (docs/gpus-and-builds.md).
 arch:
 	@echo '$(strip $(BUILD_CODES))'
 

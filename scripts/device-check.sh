@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}; mkdir -p "$OUT"
 SIZE=${SIZE:-4096}; KERNELS=${KERNELS:-all}; JOBS=${JOBS:-$(nproc)}
 export PATH=/usr/local/cuda/bin:$PATH
-# The GPU machine has no apt: carry cmocka unpacked from its .deb (see README)
+# The GPU machine has no apt: carry cmocka unpacked from its .deb (see docs/ci.md)
 [ -f /usr/include/cmocka.h ] || export CMOCKA=$PWD/.devdeps/cmocka
 [ -f /usr/include/jansson.h ] || export JANSSON=$PWD/.devdeps/jansson
 stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(info build test probe bench)

@@ -1,42 +1,30 @@
-/* main.c - dispatch on the first word; everything else belongs to the
- * subcommand.  `gemmprof --kernel ...` (no subcommand word) is `run`. */
+/* main.c - dispatch on the first word through the command table
+ * (commands.c); everything after it belongs to the command.  No word
+ * (`gemmprof --kernel ...`) is `run`.  --dry-run, global, comes before the
+ * word: every command then validates its options and runs nothing. */
 #include <stdio.h>
 #include <string.h>
-#include "diff/diff.h"
-#include "dist/dist_options.h"
-#include "plot/plot.h"
-#include "probe/probe.h"
-#include "report/report.h"
-#include "run/run.h"
-#include "sweep/sweep.h"
-#include "trace/trace.h"
-#include "util/util.h"
+#include "cli.h"
 #include "data/data.h"
-
-static const struct {
-    const char *word;
-    int (*fn)(int, char **);
-} subcommands[] = {
-    {"run", gp_cmd_run},
-    {"probe", gp_cmd_probe},
-    {"plot", gp_cmd_plot},
-    {"report", gp_cmd_report},
-    {"diff", gp_cmd_diff},
-    {"sweep", gp_cmd_sweep},
-    {"dist", gp_cmd_dist},
-    {"trace", gp_cmd_trace},
-};
+#include "util/util.h"
 
 int main(int argc, char **argv)
 {
     gp_meta_set_command(argc, argv);
+    gp_run_set_commands(gp_command_words());
+    if (argc > 1 && strcmp(argv[1], "--dry-run") == 0) {
+        gp_set_dry_run(1);
+        argv[1] = argv[0];      /* the rest as if it had not been given */
+        argc--;
+        argv++;
+    }
     if (argc > 1 && argv[1][0] != '-') {
-        for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; ++i)
-            if (strcmp(argv[1], subcommands[i].word) == 0)
-                return subcommands[i].fn(argc - 1, argv + 1);
-        gp_error("unknown command '%s' (commands: run, probe, plot, report, "
-                 "diff, sweep, dist, trace; "
-                 "see --help)", argv[1]);
+        const gp_command *c = gp_command_find(argv[1]);
+        if (c)
+            return c->fn(argc - 1, argv + 1);
+        char list[256];
+        gp_command_list(list, sizeof list);
+        gp_error("unknown command '%s' (commands: %s; see --help)", argv[1], list);
         return 2;
     }
     return gp_cmd_run(argc, argv);

@@ -4,12 +4,13 @@
  * so this file needs neither CUPTI nor a GPU (tests/test_profiler.c). */
 #include <stdio.h>
 #include "profiler.h"
+#include "util/util.h"
 
 static const struct { int code; const char *name, *why; } reasons[] = {
     { GP_PROF_LIBCUPTI_MISSING, NULL,
       "libcupti.so.13 not found (install the CUDA toolkit's CUPTI or set LD_LIBRARY_PATH)" },
     { GP_PROF_DRIVER_MISSING, NULL,
-      "no NVIDIA driver (libcuda.so.1 not found): counters need a GPU machine" },
+      GP_NO_DRIVER ": counters need a GPU machine" },
     { GP_PROF_NO_DEVICE, NULL,
       "no CUDA device visible (check nvidia-smi and CUDA_VISIBLE_DEVICES)" },
     { 35, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES",

@@ -2,7 +2,7 @@
  * half (run, probe) and the CPU half (plot, report, diff).
  *
  * Every column is listed once, in GP_COLUMNS below; the CSV writer, the CSV
- * reader, README's schema table and the tests all derive from that list.
+ * reader, docs/data-format.md's column table and the tests all derive from that list.
  * Numbers that were not measured are NAN in memory and NA in the file (a
  * long column is NA when negative: -1, which gp_row_init sets).
  * Bump GP_RUN_SCHEMA when a column is renamed or removed (adding is fine).

@@ -14,7 +14,7 @@ typedef struct {
     const char *base, *cur;
     gp_diff_opts o;
     gp_diff_format fmt;
-    int help;
+    int help, version;
 } diff_args;
 
 static void usage(FILE *f)
@@ -35,9 +35,18 @@ static void usage(FILE *f)
           "                        renamed kernel; or two variants of one file:\n"
           "                        gemmprof diff run.csv run.csv -p a=b)\n"
           "  -h, --help            show this help and exit\n"
+          "  -V, --version         show version and build information and exit\n"
           "\n"
-          "Exit status: 0 nothing regressed, 1 something regressed, 2 bad input\n"
-          "(a missing or malformed file, different schemas, no common rows).\n", f);
+          "Exit status:\n"
+          "  0  nothing regressed\n"
+          "  1  something regressed\n"
+          "  2  bad input (a missing or malformed file, different schemas, no\n"
+          "     common rows)\n"
+          "\n"
+          "Examples:\n"
+          "  gemmprof diff base.csv new.csv\n"
+          "  gemmprof diff -t 3 -f md base.csv new.csv\n"
+          "  gemmprof diff run.csv run.csv -p naive=coalesced\n", f);
 }
 
 static int parse_threshold(const char *s, double *out, char *err, size_t errlen)
@@ -95,18 +104,20 @@ static int parse_args(int argc, char **argv, diff_args *a, char *err, size_t err
         { "format", required_argument, NULL, 'f' },
         { "pair", required_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     *a = (diff_args){ .o = { .threshold_pct = GP_DIFF_THRESHOLD_DEFAULT } };
     optind = 0;
     opterr = 0;
     int c, rc = 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, ":t:f:p:h", opts, NULL)) != -1) {
+    while (rc == 0 && (c = getopt_long(argc, argv, ":t:f:p:hV", opts, NULL)) != -1) {
         switch (c) {
         case 't': rc = parse_threshold(optarg, &a->o.threshold_pct, err, errlen); break;
         case 'f': rc = parse_format(optarg, &a->fmt, err, errlen); break;
         case 'p': rc = parse_pair(optarg, &a->o, err, errlen); break;
         case 'h': a->help = 1; return 0;
+        case 'V': a->version = 1; return 0;
         default:  return bad_option(c, argv, err, errlen);
         }
     }
@@ -153,5 +164,9 @@ int gp_cmd_diff(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (a.version)
+        return gp_print_version(stdout);
+    if (gp_dry_run())
+        return gp_dry_run_report("diff", argc, argv, "compare NEW.csv with BASE.csv");
     return gp_diff_files(a.base, a.cur, &a.o, a.fmt, stdout);
 }

@@ -36,14 +36,18 @@ int gp_cmd_dist(int argc, char **argv)
     gp_dist_options o;
     char err[1024];
     if (gp_dist_parse(argc, argv, size, &o, err, sizeof err) != 0 ||
-        (!o.help && check_transport(&o, err, sizeof err) != 0)) {
+        (!o.help && !o.version && check_transport(&o, err, sizeof err) != 0)) {
         if (rank == 0)
             gp_error("%s", err);
         return finish(2);
     }
-    if (o.help) {
-        if (rank == 0)
+    if (o.help || o.version || gp_dry_run()) {
+        if (rank == 0 && o.help)
             gp_dist_usage(stdout);
+        else if (rank == 0 && o.version)
+            gp_print_version(stdout);
+        else if (rank == 0)
+            gp_dist_dry_run(&o, size, argc, argv);
         return finish(0);
     }
     gp_dist_run r = { .o = &o, .argc = argc, .argv = argv, .rank = rank,

@@ -35,6 +35,7 @@ static const struct option long_opts[] = {
     { "out",          required_argument, NULL, 'o' },
     { "quiet",        no_argument,       NULL, 'q' },
     { "help",         no_argument,       NULL, 'h' },
+    { "version",      no_argument,       NULL, 'V' },
     { NULL, 0, NULL, 0 }
 };
 
@@ -44,27 +45,63 @@ static const char *const comms[] = { "auto", "mpi", "staged", "cuda-aware", "ncc
 void gp_dist_usage(FILE *f)
 {
     fputs(
-"Usage: mpirun -np P gemmprof dist --mnk M,N,K | --size N  --local KERNEL\n"
-"         [--grid PRxPC] [--block BRxBC] [--kblock BK] [--panel W|auto]\n"
-"         [--precision fp32|fp64|tf32] [--comm auto|mpi|staged|cuda-aware|nccl]\n"
-"         [--reps N] [--warmup N] [--seed N] [--check-budget N] [--out FILE|DIR] [--quiet]\n"
-"C = A*B distributed over a PRxPC process grid (default: the most square for P):\n"
-"SUMMA on a ScaLAPACK block-cyclic layout, C in BRxBC blocks (default 128x128),\n"
-"the K dimension in BK blocks (default BC).  A panel (--panel W, a multiple of BK,\n"
-"default: auto for GPU kernels, the first multiple >= 256 for CPU ones) is\n"
-"broadcast along process rows (A) and columns (B) while the previous one is\n"
-"multiplied.  --panel auto times the local gemm at each width and takes the\n"
-"narrowest within 3% of the unsplit local gemm's rate (a table says why).\n"
-"  --local      cpu_naive, cpu_blocked, cpu_blas (CPU), or any kernel of\n"
-"               `gemmprof --list` (one GPU per rank, by rank within the host)\n"
-"  --precision  default: the kernel's own (CPU kernels: fp64)\n"
-"  --comm       panel transport: mpi (host buffers, CPU kernels); staged,\n"
-"               cuda-aware, nccl (device buffers, GPU kernels); auto (default)\n"
-"               picks mpi for CPU kernels, the best one built for GPU kernels\n"
-"  --reps N     timed repetitions (default 5; median), after --warmup N (default 1)\n"
-"  --check-budget N  multiply-adds per rank for the FP64 check of local C; above\n"
-"               it a random sample of rows x columns is checked (default 2^27)\n"
-"One row per rank and a summary row (rank 'all') go to the CSV (--out).\n", f);
+"Usage: mpirun -np P gemmprof dist --mnk M,N,K|--size N --local KERNEL\n"
+"         [OPTION]...\n"
+"C = A*B distributed over a PRxPC process grid (default: the most square for\n"
+"P): SUMMA on a ScaLAPACK block-cyclic layout, C in BRxBC blocks, the K\n"
+"dimension in BK blocks.  A panel of W columns of A (rows of B) is broadcast\n"
+"along process rows (columns) while the previous one is multiplied.  One row\n"
+"per rank and a summary row (rank 'all') go to the run file.\n"
+"\n"
+"      --mnk M,N,K        the shape of C (MxN) and of the K dimension\n"
+"      --size N           square N x N x N\n"
+"      --local KERNEL     cpu_naive, cpu_blocked, cpu_blas (CPU), or any kernel\n"
+"                         of `gemmprof --list` (one GPU per rank, by rank\n"
+"                         within the host)\n"
+"      --grid PRxPC       the process grid (PR*PC = P)\n"
+"      --block BRxBC      C's blocks (default 128x128)\n"
+"      --kblock BK        K's blocks (default BC)\n"
+"      --panel W|auto     panel width, a multiple of BK; auto (the default\n"
+"                         for GPU kernels) times the local gemm at each width\n"
+"                         and takes the narrowest within 3% of the unsplit\n"
+"                         local gemm's rate; CPU kernels: the first multiple\n"
+"                         >= 256\n"
+"      --precision P      fp32, fp64 or tf32 (default: the kernel's own; CPU\n"
+"                         kernels: fp64)\n"
+"      --comm T           panel transport: mpi (host buffers, CPU kernels);\n"
+"                         staged, cuda-aware, nccl (device buffers, GPU\n"
+"                         kernels); auto (default) picks mpi for CPU kernels,\n"
+"                         the best one built for GPU kernels\n"
+"      --reps N           timed repetitions (default 5; median)\n"
+"      --warmup N         untimed repetitions first (default 1)\n"
+"      --seed N           seed of the random inputs (default 1)\n"
+"      --check-budget N   multiply-adds per rank for the FP64 check of local C;\n"
+"                         above it a random sample of rows x columns is\n"
+"                         checked (default 2^27)\n"
+"  -o, --out PATH         write the rows to FILE.csv, or to a new file in DIR\n"
+"                         (default results/)\n"
+"  -q, --quiet            print only warnings and errors\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show version and build information and exit\n"
+"\n"
+"Exit status:\n"
+"  0  every rank ran and its local C verified\n"
+"  1  a rank's C failed the check (the rows are kept)\n"
+"  2  bad options, or a rank could not set up (no GPU, no transport)\n"
+"\n"
+"Examples:\n"
+"  mpirun -np 4 gemmprof dist --size 4096 --local cpu_blas\n"
+"  mpirun -np 2 gemmprof dist --mnk 8192,8192,8192 --local cublas --comm nccl\n"
+"  mpirun -np 4 gemmprof dist --size 2048 --local cpu_blocked --grid 1x4\n", f);
+}
+
+int gp_dist_dry_run(const gp_dist_options *o, int nranks, int argc, char **argv)
+{
+    char what[256];
+    snprintf(what, sizeof what, "multiply %ldx%ldx%ld with %s on %d rank(s), "
+             "grid %dx%d, comm %s", o->m, o->n, o->k, o->local, nranks, o->pr,
+             o->pc, o->comm);
+    return gp_dry_run_report("dist", argc, argv, what);
 }
 
 int gp_dist_is_cpu_local(const char *name)
@@ -331,9 +368,10 @@ int gp_dist_parse(int argc, char **argv, int nranks, gp_dist_options *o,
     optind = 0;                 /* full re-initialisation: callable again */
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:qh", long_opts, NULL)) != -1) {
-        if (c == 'h') {
-            o->help = 1;
+    while ((c = getopt_long(argc, argv, ":o:qhV", long_opts, NULL)) != -1) {
+        if (c == 'h' || c == 'V') {  /* like GNU tools: answer and stop */
+            o->help = c == 'h';
+            o->version = c == 'V';
             return 0;
         }
         if (c == '?' || c == ':') {

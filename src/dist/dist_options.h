@@ -36,7 +36,7 @@ typedef struct {
     unsigned long long seed;
     long check_budget;           /* multiply-adds per rank for the check   */
     const char *out;             /* FILE or DIR; NULL: results/            */
-    int help, quiet;
+    int help, version, quiet;
 } gp_dist_options;
 
 /* Parse and validate argv (argv[0] = "dist") for a run of `nranks`
@@ -44,6 +44,8 @@ typedef struct {
 int gp_dist_parse(int argc, char **argv, int nranks, gp_dist_options *o,
                   char *err, size_t errlen);
 void gp_dist_usage(FILE *f);
+/* --dry-run: what `nranks` processes would run with these options. */
+int gp_dist_dry_run(const gp_dist_options *o, int nranks, int argc, char **argv);
 
 /* 1 if `name` is a CPU local kernel: cpu_naive, cpu_blocked, cpu_blas. */
 int gp_dist_is_cpu_local(const char *name);

@@ -1,4 +1,5 @@
 /* gpu.c - device discovery and the facts every data file records. */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
@@ -52,11 +53,25 @@ static int attr(enum cudaDeviceAttr a, int dev)
     return v;
 }
 
+/* The runtime reports a missing driver as "CUDA driver version is
+ * insufficient": tell that apart from a driver that is there but old. */
+static int driver_installed(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
+
 int gp_gpu_open(int ordinal, gp_gpu *g, char *why, size_t whylen)
 {
     memset(g, 0, sizeof *g);
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
+    if (e == cudaErrorInsufficientDriver && !driver_installed()) {
+        snprintf(why, whylen, "%s", GP_NO_DRIVER);
+        return -1;
+    }
     if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || n == 0) {
         snprintf(why, whylen, "no CUDA device (%s)",
                  e == cudaSuccess ? "none visible" : cudaGetErrorString(e));

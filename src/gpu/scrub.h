@@ -44,7 +44,7 @@ typedef struct {
 } gp_scrub;
 
 /* What --cache-control all stands for.  The one line to change when the
- * study (README, "Counters against ncu") finds a better match. */
+ * study (docs/metrics.md, "Agreement with ncu") finds a better match. */
 #define GP_CACHE_CONTROL_ALL "read"
 
 /* Environment variable that replaces GP_CACHE_CONTROL_ALL for experiments

@@ -18,14 +18,15 @@
 typedef struct {
     const char *ceilings, *format, *out, *family, *kernels;
     int want[GP_NCHARTS];
-    int hierarchical, help;
+    int hierarchical, help, version;
     long size[3];
 } plot_args;
 
 static void usage(FILE *f)
 {
-    fputs("Usage: gemmprof plot DATA.csv [DATA2.csv ...] [options]\n"
+    fputs("Usage: gemmprof plot [OPTION]... DATA.csv...\n"
           "Draw charts from run files (gnuplot; no GPU needed).\n"
+          "\n"
           "  -c, --ceilings FILE   ceilings file from `gemmprof probe` (the roofline\n"
           "                        needs one; a ceilings.csv beside the data is used,\n"
           "                        and a ceilings file among DATA is recognised)\n"
@@ -40,7 +41,18 @@ static void usage(FILE *f)
           "                        fp32 names both halves); all: one chart of everything\n"
           "  -k, --kernel LIST     one chart of just these kernels (comma-separated)\n"
           "      --hierarchical    roofline with L2 points and L2/shared-memory ceilings\n"
-          "  -h, --help\n", f);
+          "  -h, --help            show this help and exit\n"
+          "  -V, --version         show version and build information and exit\n"
+          "\n"
+          "Exit status:\n"
+          "  0  at least one chart was drawn (a chart the data cannot support is\n"
+          "     skipped with a note)\n"
+          "  2  bad options, an unreadable or malformed file, or no chart drawn\n"
+          "\n"
+          "Examples:\n"
+          "  gemmprof plot results/run.csv\n"
+          "  gemmprof plot reports/data/h200/*.csv --out charts/h200 -f png\n"
+          "  gemmprof plot run.csv --charts roofline,gflops_vs_n -c ceilings.csv\n", f);
 }
 
 /* "roofline,speedup" -> want[]; "all" -> every chart.  -1 on a bad name. */
@@ -76,6 +88,7 @@ static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t err
         { "family", required_argument, NULL, 'F' },
         { "kernel", required_argument, NULL, 'k' },
         { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     *a = (plot_args){ .format = "pdf", .out = "charts" };
@@ -84,7 +97,7 @@ static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t err
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":c:f:o:s:k:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":c:f:o:s:k:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'F': a->family = optarg; break;
         case 'k': a->kernels = optarg; break;
@@ -93,6 +106,7 @@ static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t err
         case 'o': a->out = optarg; break;
         case 'H': a->hierarchical = 1; break;
         case 'h': a->help = 1; return 0;
+        case 'V': a->version = 1; return 0;
         case 'C':
             if (parse_charts(optarg, a->want, err, errlen) < 0)
                 return -1;
@@ -240,6 +254,11 @@ int gp_cmd_plot(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (a.version)
+        return gp_print_version(stdout);
+    if (gp_dry_run())
+        return gp_dry_run_report("plot", argc, argv, "draw charts from the data "
+                                 "files into --out");
     gp_dataset d;
     gp_families fams;
     int chosen = gp_dataset_open(&d, argv + optind, argc - optind, a.ceilings, a.family,

@@ -14,15 +14,16 @@ typedef struct {
     gp_probe_opts po;
     const char *out;
     double max_age_s;     /* < 0: not given */
-    int reprobe, device, help;
+    int reprobe, device, help, version;
 } probe_args;
 
 static void usage(FILE *f)
 {
-    fputs("usage: gemmprof probe [options]\n"
+    fputs("Usage: gemmprof probe [OPTION]...\n"
           "Measure the machine's ceilings (STREAM bandwidth, FMA peaks, L2 and\n"
           "shared-memory bandwidth) next to the theoretical ones, and write\n"
           "them to a ceilings file (default: the per-GPU cache file).\n"
+          "\n"
           "  -b, --probe-bytes N   bytes per STREAM array (K/M/G suffixes);\n"
           "                        default 8x the L2 size, at least 2 GiB\n"
           "  -r, --reps N          timed runs per kernel after one dropped run\n"
@@ -32,9 +33,21 @@ static void usage(FILE *f)
           "                        GPU, or older than this\n"
           "      --reprobe         probe even when --max-age finds FILE fresh\n"
           "  -d, --device N        CUDA device (default 0)\n"
-          "  -h, --help            this text\n"
+          "  -h, --help            show this help and exit\n"
+          "  -V, --version         show version and build information and exit\n"
+          "\n"
           "Cache: $GEMMPROF_CACHE, else $XDG_CACHE_HOME/gemmprof, else\n"
-          "~/.cache/gemmprof; file ceilings-<gpu-name>.csv.\n", f);
+          "~/.cache/gemmprof; file ceilings-<gpu-name>.csv.\n"
+          "\n"
+          "Exit status:\n"
+          "  0  the ceilings were measured and written (or --max-age found\n"
+          "     them fresh)\n"
+          "  2  bad options, no usable GPU, or the file could not be written\n"
+          "\n"
+          "Examples:\n"
+          "  gemmprof probe\n"
+          "  gemmprof probe --max-age 86400\n"
+          "  gemmprof probe -b 512M -o ceilings.csv\n", f);
 }
 
 int gp_parse_bytes(const char *s, size_t *out)
@@ -84,12 +97,13 @@ static int parse_args(int argc, char **argv, probe_args *a)
         {"reprobe", no_argument, 0, 'R'},
         {"device", required_argument, 0, 'd'},
         {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     char *end;
     int c;
     optind = 0;    /* reinitialise: tests call us more than once */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":b:r:o:d:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":b:r:o:d:hV", lo, NULL)) != -1) {
         switch (c) {
         case 'b':
             if (gp_parse_bytes(optarg, &a->po.bytes_per_array) != 0 ||
@@ -123,6 +137,7 @@ static int parse_args(int argc, char **argv, probe_args *a)
             }
             break;
         case 'h': a->help = 1; break;
+        case 'V': a->version = 1; break;
         case ':':
             gp_error("probe: option '%s' needs a value", argv[optind - 1]);
             return -1;
@@ -208,6 +223,12 @@ int gp_cmd_probe(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (a.version)
+        return gp_print_version(stdout);
+    if (gp_dry_run())
+        return gp_dry_run_report("probe", argc, argv, a.out ?
+                                 "measure the ceilings into --out" :
+                                 "measure the ceilings into the cache file");
     gp_gpu g;
     char why[512], path[4096];
     if (gp_gpu_open(a.device, &g, why, sizeof why) != 0) {

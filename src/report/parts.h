@@ -12,7 +12,7 @@
 typedef struct {
     const char *ceilings, *name, *out, *paper, *family, *kernels;
     long size[3];
-    int help;
+    int help, version;
 } report_args;
 
 typedef struct {

@@ -26,11 +26,12 @@
 
 static void usage(FILE *f)
 {
-    fputs("Usage: gemmprof report DATA.csv [DATA2.csv ...] [options]\n"
+    fputs("Usage: gemmprof report [OPTION]... DATA.csv...\n"
           "Write reports/<name>/: report.pdf (the tables, typeset by groff if it is\n"
           "installed, then every chart on a page with its caption), each chart as PDF\n"
           "and cairolatex, the tables as Markdown and LaTeX, writeup-example.tex, and\n"
           "copies of the data files.  Charts are drawn per family, as gemmprof plot.\n"
+          "\n"
           "  -c, --ceilings FILE   ceilings file (needed for the roofline)\n"
           "  -n, --name NAME       report folder name (default: the first file's stem)\n"
           "  -o, --out DIR         parent folder (default: reports)\n"
@@ -38,7 +39,17 @@ static void usage(FILE *f)
           "  -p, --paper P         a4 (default) or letter: the pages of report.pdf\n"
           "      --family LIST     the families to chart (see gemmprof plot --help)\n"
           "  -k, --kernel LIST     chart just these kernels\n"
-          "  -h, --help\n", f);
+          "  -h, --help            show this help and exit\n"
+          "  -V, --version         show version and build information and exit\n"
+          "\n"
+          "Exit status:\n"
+          "  0  the report was written\n"
+          "  2  bad options, an unreadable or malformed file, or the report could\n"
+          "     not be built (nothing half-written is left)\n"
+          "\n"
+          "Examples:\n"
+          "  gemmprof report reports/data/h200/*.csv --name h200\n"
+          "  gemmprof report run.csv -c ceilings.csv -o results -p letter\n", f);
 }
 
 /* A newline or other control character: no place in a folder name. */
@@ -61,13 +72,14 @@ static int parse_args(int argc, char **argv, report_args *a, char *err, size_t e
         { "family", required_argument, NULL, 'F' },
         { "kernel", required_argument, NULL, 'k' },
         { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     *a = (report_args){ .out = "reports", .paper = "a4" };
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":c:n:o:s:p:k:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":c:n:o:s:p:k:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'p': a->paper = optarg; break;
         case 'F': a->family = optarg; break;
@@ -76,6 +88,7 @@ static int parse_args(int argc, char **argv, report_args *a, char *err, size_t e
         case 'n': a->name = optarg; break;
         case 'o': a->out = optarg; break;
         case 'h': a->help = 1; return 0;
+        case 'V': a->version = 1; return 0;
         case 's':
             if (gp_parse_plot_size(optarg, a->size) < 0) {
                 gp_fmt(err, errlen, "bad --size '%s' (N or M,N,K)", optarg);
@@ -293,6 +306,11 @@ int gp_cmd_report(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (a.version)
+        return gp_print_version(stdout);
+    if (gp_dry_run())
+        return gp_dry_run_report("report", argc, argv, "write a report from the "
+                                 "data files under --out");
     gp_dataset d;
     gp_families fams;
     int chosen = gp_dataset_open(&d, argv + optind, argc - optind, a.ceilings, a.family,

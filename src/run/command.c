@@ -497,11 +497,8 @@ static int info_only(const gp_options *o)
         gp_cli_usage(stdout);
         return 0;
     }
-    if (o->version) {
-        printf("gemmprof %s (commit %s, built for %s)\n", gp_version,
-               gp_git_commit, gp_build_arch);
-        return 0;
-    }
+    if (o->version)
+        return gp_print_version(stdout);
     if (o->list) {
         gp_gpu g;
         char why[256];
@@ -597,6 +594,23 @@ static int baseline_diff(const gp_options *o, const char *path, int rc)
     return drc > rc ? drc : rc;
 }
 
+/* --dry-run: what the validated options would do. */
+static int dry_run(const gp_options *o, int argc, char **argv)
+{
+    char what[160];
+    if (o->list || o->list_metrics || o->build_facts)
+        snprintf(what, sizeof what, "list %s", o->list ? "the kernels" :
+                 o->build_facts ? "the build's facts" : "the counters");
+    else if (o->nplugins)
+        snprintf(what, sizeof what, "load %d plugin(s), then run the kernels "
+                 "named at %d size(s)", o->nplugins, o->nshapes);
+    else
+        snprintf(what, sizeof what, "run %d kernel(s) at %d size(s)",
+                 o->nkernels, o->nshapes);
+    return gp_dry_run_report(argc > 0 && strcmp(argv[0], "run") == 0 ? "run" : "",
+                             argc, argv, what);
+}
+
 int gp_cmd_run(int argc, char **argv)
 {
     gp_options o;
@@ -605,12 +619,15 @@ int gp_cmd_run(int argc, char **argv)
         gp_error("%s", err);
         return 2;
     }
-    if (o.help || o.version || o.list || o.list_metrics || o.build_facts)
+    int info = o.list || o.list_metrics || o.build_facts;
+    if (o.help || o.version || (info && !gp_dry_run()))
         return info_only(&o);
     run_state s = {.o = &o, .path = path};
     s.seed = o.seed_given ? o.seed : (unsigned long long)time(NULL);
-    if (prepare_metrics(&s) != 0)
+    if (!info && prepare_metrics(&s) != 0)
         return 2;
+    if (gp_dry_run())       /* the metric names checked too, as far as CUPTI can offline */
+        return dry_run(&o, argc, argv);
     if (gp_run_out_path(o.out, path, sizeof path, err, sizeof err) != 0) {
         gp_error("%s", err);
         return 2;

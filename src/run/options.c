@@ -135,8 +135,12 @@ static int keep_arg(const char *opt, const char **list, int *n, int max,
     return 0;
 }
 
+/* A dry run loads no plugin (loading runs the plugin's code), so the
+ * kernel names are checked only when no plugin could add to them. */
 static int load_and_resolve(gp_options *o, char *err, size_t errlen)
 {
+    if (gp_dry_run() && o->nplugins > 0)
+        return 0;
     for (int i = 0; i < o->nplugins; i++)
         if (gp_plugin_load(o->plugins[i], err, errlen) < 0)
             return -1;
@@ -274,16 +278,17 @@ static int apply_option(int c, const char *arg, gp_options *o, char *err, size_t
     return -1;
 }
 
+/* A command word after options ("gemmprof -q plot ...") gets a hint: the
+ * words are the program's table (gp_run_commands). */
 static int stray_arguments(int argc, char **argv, char *err, size_t errlen)
 {
-    static const char *const commands[] = { "probe", "plot", "report", "diff" };
     int n = snprintf(err, errlen, "unexpected argument%s", argc - optind > 1 ? "s" : "");
     for (int i = optind; i < argc && n >= 0 && (size_t)n < errlen; i++)
         n += snprintf(err + n, errlen - (size_t)n, " '%s'", argv[i]);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[optind], commands[i]) == 0 && n >= 0 && (size_t)n < errlen)
+    for (const gp_command_word *c = gp_run_commands(); c->word; c++)
+        if (strcmp(argv[optind], c->word) == 0 && n >= 0 && (size_t)n < errlen)
             snprintf(err + n, errlen - (size_t)n,
-                     " (a command comes first: gemmprof %s ...)", commands[i]);
+                     " (a command comes first: gemmprof %s ...)", c->word);
     return -1;
 }
 
@@ -329,7 +334,7 @@ int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen)
     }
     if (o->list || o->list_metrics || o->build_facts)
         return 0;
-    if (o->nkernels == 0) {
+    if (o->nkernels == 0 && !(gp_dry_run() && o->nkernel_specs > 0)) {
         snprintf(err, errlen, "no kernel given: use --kernel NAME[,NAME...] or all (see --list)");
         return -1;
     }

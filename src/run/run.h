@@ -60,6 +60,14 @@ typedef struct {
 int gp_cli_parse(int argc, char **argv, gp_options *o, char *err, size_t errlen);
 void gp_cli_usage(FILE *f);
 
+/* The program's commands, for --help's list and the hint on a command
+ * word given after options.  Their table is src/cli/commands.c, above
+ * run/: the program hands its words down before dispatch (an array
+ * ending with word NULL; until then, none are known). */
+typedef struct { const char *word, *summary; } gp_command_word;
+void gp_run_set_commands(const gp_command_word *words);
+const gp_command_word *gp_run_commands(void);
+
 typedef struct gp_nvml gp_nvml;
 
 typedef struct {

@@ -1,14 +1,35 @@
 /* usage.c - `gemmprof --help`: every option of the run command, the
- * other commands, and what the exit status means. */
+ * commands (from the program's table, handed down: gp_run_set_commands),
+ * and what the exit status means. */
 #include <stdio.h>
 
 #include "run.h"
 
+static const gp_command_word *commands;
+
+void gp_run_set_commands(const gp_command_word *words)
+{
+    commands = words;
+}
+
+const gp_command_word *gp_run_commands(void)
+{
+    static const gp_command_word none[] = { { NULL, NULL } };
+    return commands ? commands : none;
+}
+
+static void print_commands(FILE *f)
+{
+    fputs("Commands (gemmprof help COMMAND, or COMMAND --help, for each):\n", f);
+    for (const gp_command_word *c = gp_run_commands(); c->word; ++c)
+        fprintf(f, "  %-8s %s\n", c->word, c->summary);
+}
+
 void gp_cli_usage(FILE *f)
 {
     fputs(
-"Usage: gemmprof --kernel LIST SIZE-OPTION... [OPTION]...\n"
-"  or:  gemmprof COMMAND [ARG]...    (see Commands; COMMAND --help)\n"
+"Usage: gemmprof [--dry-run] [run] --kernel LIST SIZE-OPTION... [OPTION]...\n"
+"  or:  gemmprof [--dry-run] COMMAND [ARG]...\n"
 "Run GEMM kernels C = alpha*A*B + beta*C on the GPU: verify each against\n"
 "cuBLAS, time it, read its hardware counters, and write one CSV row per\n"
 "kernel and size.\n"
@@ -75,23 +96,18 @@ void gp_cli_usage(FILE *f)
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show version and build information and exit\n"
 "\n"
-"Commands:\n"
-"  probe                measure this GPU's ceilings (bandwidth, FLOP/s)\n"
-"  plot RUN.csv...      draw gnuplot charts from run files\n"
-"  report RUN.csv...    write a report from run files\n"
-"  diff BASE.csv NEW.csv  what got slower between two runs, and why\n"
-"  sweep --kernel FAMILY  tile configs of a kernel across sizes: best per\n"
-"                       size, crossovers, tuning table for the mixed kernels\n"
-"  dist --mnk M,N,K --local KERNEL  (under mpirun -np P) distributed SUMMA\n"
-"                       GEMM over a PrxPc grid, block-cyclic (make MPI=1)\n"
-"  trace [OPTION]... -- CMD [ARG]...  run any CUDA application and profile\n"
-"                       its kernel launches into a run file (the same roofline)\n"
+"Global option (before COMMAND; every command takes it):\n"
+"      --dry-run        parse and validate the options, print what would\n"
+"                       run, and exit 0 (2 on a bad option); nothing runs\n"
+"\n", f);
+    print_commands(f);
+    fputs(
 "\n"
 "Exit status:\n"
 "  0  everything ran and verified\n"
 "  1  a kernel failed verification or errored (other rows are kept), or\n"
 "     --baseline found a regression\n"
-"  2  bad input, or no usable GPU\n"
+"  2  bad input, or no usable GPU (no NVIDIA driver, no device)\n"
 "\n"
 "Examples:\n"
 "  gemmprof --kernel all --sizes 256:4096:256 -o sweep.csv\n"

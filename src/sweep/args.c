@@ -25,6 +25,7 @@ static const struct option long_opts[] = {
     {"tuning", required_argument, NULL, OPT_TUNING},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
 void gp_sweep_usage(FILE *f)
@@ -55,8 +56,19 @@ void gp_sweep_usage(FILE *f)
 "                       the ceilings: tuning-<gpu>-<family>.csv)\n"
 "  -q, --quiet          print only the summary, warnings and errors\n"
 "  -h, --help           show this help and exit\n"
+"  -V, --version        show version and build information and exit\n"
 "\n"
-"Size key of the tuning table: round(sqrt(M*N)), N for a square.\n",
+"Size key of the tuning table: round(sqrt(M*N)), N for a square.\n"
+"\n"
+"Exit status:\n"
+"  0  every configuration ran and verified\n"
+"  1  a configuration failed verification or errored (other rows are kept)\n"
+"  2  bad options, or no usable GPU\n"
+"\n"
+"Examples:\n"
+"  gemmprof sweep --kernel blocktile_2d --sizes 512:4096:512\n"
+"  gemmprof sweep -k dgemm_blocktile_2d --configs all -s 2048 -o sweep.csv\n"
+"  gemmprof sweep -k blocktile_2d --preset k-skinny --reps 10\n",
         f);
 }
 
@@ -142,6 +154,7 @@ static int apply(gp_sweep_args *a, int c, const char *arg, const char **configs,
     case 'o': a->out = arg; return 0;
     case 'q': a->quiet = 1; return 0;
     case 'h': a->help = 1; return 0;
+    case 'V': a->version = 1; return 0;
     case ':':
         snprintf(err, errlen, "option '%s' needs a value", arg);
         return -1;
@@ -161,12 +174,12 @@ int gp_sweep_parse(int argc, char **argv, gp_sweep_args *a, char *err, size_t er
     a->cache_control = "all";
     optind = 0;    /* reinitialise: tests parse more than once */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":k:s:o:qh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":k:s:o:qhV", long_opts, NULL)) != -1) {
         const char *arg = (c == ':' || c == '?') ? argv[optind - 1] : optarg;
         if (apply(a, c, arg, &configs, err, errlen) != 0)
             return -1;
     }
-    if (a->help)
+    if (a->help || a->version)
         return 0;
     if (optind < argc) {
         snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);

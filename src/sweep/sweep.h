@@ -20,7 +20,7 @@ typedef struct {
     int nconfigs;
     gp_shape shapes[GP_MAX_SHAPES];
     int nshapes;
-    int reps, warmup, quiet, help, device;
+    int reps, warmup, quiet, help, version, device;
     const char *cache_control;  /* --cache-control all|none (--no-flush: none) */
     gp_scrub scrub;             /* what it means (gp_cache_control_scrub)      */
     unsigned long long seed;

@@ -13,7 +13,7 @@ enum { OPT_REGEX = 256, OPT_SKIP, OPT_COUNT, OPT_METRICS, OPT_SUMMARY, OPT_MERGE
 
 /* "+": stop at the first word that is not an option (CMD's own options
  * are CMD's). */
-static const char short_opts[] = "+:o:qh";
+static const char short_opts[] = "+:o:qhV";
 static const struct option long_opts[] = {
     { "kernel-regex", required_argument, NULL, OPT_REGEX },
     { "launch-skip",  required_argument, NULL, OPT_SKIP },
@@ -24,6 +24,7 @@ static const struct option long_opts[] = {
     { "merge",        required_argument, NULL, OPT_MERGE },
     { "quiet",        no_argument,       NULL, 'q' },
     { "help",         no_argument,       NULL, 'h' },
+    { "version",      no_argument,       NULL, 'V' },
     { NULL, 0, NULL, 0 }
 };
 
@@ -61,18 +62,21 @@ void gp_trace_usage(FILE *f)
 "                          that did not finish) into --out\n"
 "  -q, --quiet             print only warnings and errors\n"
 "  -h, --help              show this help and exit\n"
+"  -V, --version           show version and build information and exit\n"
 "\n"
 "Environment: GEMMPROF_INJECT_LIB names the injected library (default\n"
 "BINDIR/../" GP_TRACE_LIB_SUBDIR "/" GP_TRACE_LIB_NAME ").\n"
 "\n"
-"Exit status: CMD's (128+N when a signal N killed it; every row measured\n"
-"before is kept); 2 for bad options, a CMD that cannot be run, or a CMD that\n"
-"exits 0 without any process creating a CUDA context (not a CUDA program).\n"
+"Exit status:\n"
+"  N  CMD's own (128+N when a signal N killed it; every row measured\n"
+"     before is kept)\n"
+"  2  bad options, a CMD that cannot be run, or a CMD that exits 0\n"
+"     without any process creating a CUDA context (not a CUDA program)\n"
 "\n"
 "Examples:\n"
 "  gemmprof trace -- ./my_solver input.dat\n"
 "  gemmprof trace --kernel-regex gemm --launch-count 3 -- python3 train.py\n"
-"  gemmprof trace --summary -o app.csv -- mpirun -np 2 ./app; gemmprof plot app.csv\n",
+"  gemmprof trace --summary -o app.csv -- mpirun -np 2 ./app\n",
         f);
 }
 
@@ -147,8 +151,9 @@ int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t er
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-        if (c == 'h') {
-            o->help = 1;
+        if (c == 'h' || c == 'V') {  /* like GNU tools: answer and stop */
+            o->help = c == 'h';
+            o->version = c == 'V';
             return 0;
         }
         if (c == '?' || c == ':') {

@@ -51,7 +51,7 @@ typedef struct {
     const char *metrics;        /* "default", "none" or a LIST           */
     const char *out;            /* FILE.csv or DIR; NULL: results/       */
     const char *merge_dir;      /* --merge DIR: only merge (recovery)    */
-    int summary, quiet, help;
+    int summary, quiet, help, version;
     char **cmd;                 /* CMD and its ARGS, NULL-terminated     */
     int ncmd;
 } gp_trace_opts;

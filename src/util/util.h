@@ -120,6 +120,22 @@ extern const char *const gp_build_arch;   /* "sm_90"                       */
 extern const char *const gp_build_flags;  /* NVCCFLAGS of the build        */
 extern const char *const gp_cuda_home;    /* toolkit the build used        */
 
+/* The one wording for a machine without the NVIDIA driver: the run
+ * command's (gpu/gpu.c) and the counters' (cupti/explain.c). */
+#define GP_NO_DRIVER "no NVIDIA driver (libcuda.so.1 not found)"
+
+/* Answers every command gives alike (global_options.c).  --version:
+ * "gemmprof VERSION (commit C, built for ARCH)", returns 0.  --dry-run
+ * (global, before COMMAND; main sets it): a command that sees
+ * gp_dry_run() after validating its options calls gp_dry_run_report,
+ * which prints "dry run: gemmprof COMMAND ARGS" and what it would do
+ * (`what`, e.g. "run 3 kernel(s) at 2 size(s)"), and returns 0. */
+void gp_set_dry_run(int on);
+int gp_dry_run(void);
+int gp_print_version(FILE *f);
+int gp_dry_run_report(const char *command, int argc, char **argv,
+                      const char *what);
+
 /* ---- the size grammar of --size, --sizes and --mnk (sizes.c), shared by
  * run, sweep and dist ---- */
 

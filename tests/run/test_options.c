@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "near.h"
+#include "cli/cli.h"
 #include "run/run.h"
 #include "registry/registry.h"
 
@@ -289,9 +290,11 @@ static void bad_option_spellings(void **state)
 static void stray_arguments_are_named(void **state)
 {
     (void)state;
+    gp_run_set_commands(gp_command_words());   /* as main does */
     BAD("unexpected argument 'extra'", "-k", "naive", "extra", "-s", "8");
     BAD("unexpected arguments 'a' 'b'", "a", "-k", "naive", "-s", "8", "b");
     BAD("a command comes first: gemmprof plot", "-k", "naive", "-s", "8", "plot");
+    BAD("a command comes first: gemmprof trace", "-k", "naive", "-s", "8", "trace");
     BAD("unexpected argument '--reps'", "-k", "naive", "-s", "8", "--", "--reps");
 }
 
@@ -302,6 +305,7 @@ static void usage_covers_every_option(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
+    gp_run_set_commands(gp_command_words());   /* as main does */
     gp_cli_usage(f);
     fclose(f);
     static const char *const must[] = {
@@ -311,7 +315,8 @@ static void usage_covers_every_option(void **state)
         "--no-flush", "--cache-control", "--energy", "--interleave", "--quiet", "-q,",
         "--help", "-h,",
         "--version", "-V,",
-        "probe", "plot", "report", "diff", "sweep", "--baseline", "Exit status",
+        "probe", "plot", "report", "diff", "sweep", "trace", "dist", "help",
+        "--dry-run", "--baseline", "Exit status",
         "Usage: gemmprof",
     };
     for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
