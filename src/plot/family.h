@@ -71,9 +71,4 @@ int gp_family_lt(const gp_family *f, const char *kernel, const char *precision);
 /* The precisions of the family's members, "fp32", "fp32, tf32". */
 void gp_family_precisions(const gp_family *f, char *out, size_t len);
 
-/* A kernel name short enough for a label or a legend: a demangled C++
- * name loses its return type and arguments, anything still longer than
- * `max` characters is cut with "...". */
-void gp_short_name(const char *kernel, char *out, size_t len, int max);
-
 #endif
