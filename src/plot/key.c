@@ -58,6 +58,15 @@ void gp_series_config(const char *config, char *out, size_t len)
         gp_fmt(out, len, "%s", config[0] ? config : "-");
 }
 
+void gp_config_short(const char *config, char *out, size_t len)
+{
+    const char *last = strrchr(config, ':');
+    if (!last)
+        gp_fmt(out, len, "%s", config);
+    else
+        gp_fmt(out, len, "%s (%.*s)", last + 1, (int)strcspn(config, ":"), config);
+}
+
 void gp_series_name(const gp_key *k, int with_config, char *out, size_t len)
 {
     char label[128], cfg[96];

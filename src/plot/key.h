@@ -30,6 +30,9 @@ int gp_key_same_series(const gp_key *a, const gp_key *b);
 /* The series config as tables and legends show it: "128x128x8/8x8", or a
  * size-dispatched kernel's "tuned:tuning-x.csv:*". */
 void gp_series_config(const char *config, char *out, size_t len);
+/* A config as a legend or a narrow table reads it: a size-dispatched
+ * kernel's "tuned:tuning-x.csv:64x64x8/8x4" -> "64x64x8/8x4 (tuned)". */
+void gp_config_short(const char *config, char *out, size_t len);
 /* "blocktile_2d[64x64x16/8x4]": the series' name where a kernel has
  * several series in view, else the kernel's label. */
 void gp_series_name(const gp_key *k, int with_config, char *out, size_t len);

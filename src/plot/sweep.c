@@ -77,17 +77,6 @@ static double series_words(const gp_chart_opts *o, const gp_family *f, const gp_
     return widest;
 }
 
-/* A tile config as a legend reads it: "tuned:tuning-x.csv:64x64x8/8x4"
- * (the mixed kernel's) -> "64x64x8/8x4 (tuned)". */
-static void short_config(const char *in, char *out, size_t len)
-{
-    const char *last = strrchr(in, ':');
-    if (!last)
-        gp_fmt(out, len, "%s", in);
-    else
-        gp_fmt(out, len, "%s (%.*s)", last + 1, (int)strcspn(in, ":"), in);
-}
-
 /* The chart's data file, "STEM.csv", its axis named for other readers. */
 static FILE *open_data(const gp_chart_opts *o, const sweep *sw, const char *stem,
                        const char *columns, char *path, size_t plen, char *msg, size_t msglen)
@@ -432,7 +421,7 @@ static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
         if (prev >= 0 && best[prev] != best[j]) {
             double x = crossing(sw, g, best[prev], best[j], prev, j);
             char cfg[256], shortc[128], key[400];
-            short_config(sw->k[best[j]].config, shortc, sizeof shortc);
+            gp_config_short(sw->k[best[j]].config, shortc, sizeof shortc);
             gp_chart_text(o->format, shortc, 0, cfg, sizeof cfg);
             for (char *c = cfg; *c; c++)
                 if (*c == '"')
@@ -510,7 +499,7 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     }
     for (int i = 0; i < sw->nk; i++) {
         char c[128];
-        short_config(sw->k[i].config, c, sizeof c);
+        gp_config_short(sw->k[i].config, c, sizeof c);
         gp_word(&names, o->format, c);
         widest = fmax(widest, gp_text_width(c, GP_LABEL_FONT));
     }

@@ -426,7 +426,9 @@ void gp_table_roff(FILE *f, const gp_table *t)
 }
 
 /* Some columns of a table, in a table of their own. */
-static int pick(const gp_table *in, const int *cols, int n, gp_table *out)
+/* Those of its rows that keep() says yes to (NULL: all). */
+static int pick_rows(const gp_table *in, const int *cols, int n,
+                     int (*keep)(char (*row)[64]), gp_table *out)
 {
     memset(out, 0, sizeof *out);
     gp_fmt(out->caption, sizeof out->caption, "%s", in->caption);
@@ -438,10 +440,19 @@ static int pick(const gp_table *in, const int *cols, int n, gp_table *out)
     }
     if (table_alloc(out, in->nrow) < 0)
         return -1;
-    for (int i = 0; i < in->nrow; i++, out->nrow++)
+    for (int i = 0; i < in->nrow; i++) {
+        if (keep && !keep(in->cell[i]))
+            continue;
         for (int j = 0; j < n; j++)
-            memcpy(out->cell[i][j], in->cell[i][cols[j]], sizeof out->cell[i][j]);
+            memcpy(out->cell[out->nrow][j], in->cell[i][cols[j]], sizeof out->cell[0][j]);
+        out->nrow++;
+    }
     return 0;
+}
+
+static int pick(const gp_table *in, const int *cols, int n, gp_table *out)
+{
+    return pick_rows(in, cols, n, NULL, out);
 }
 
 int gp_table_brief(const gp_table *summary, gp_table *out)
@@ -491,11 +502,11 @@ static int best_config(const gp_where *w, const gp_key *k, gp_key *best, double 
     return n;
 }
 
-static void configs_row(const gp_dataset *d, const long shape[3], const gp_key *k, int n,
-                        int i, char (*c)[64])
+static void configs_row(const gp_dataset *d, const long shape[3], const gp_key *k, int i,
+                        char (*c)[64])
 {
     gp_where w = { .d = d, .shape = shape, .need = gp_get_gflops };
-    gp_series_name(&k[i], gp_key_kernel_twice(k, n, i), c[0], 64);
+    gp_series_name(&k[i], 0, c[0], 64);               /* the config is beside it */
     gp_fmt(c[1], 64, "%s", k[i].precision);
     gp_key used = gp_config_at(&(gp_where){ .d = d, .shape = shape, .all_rows = 1 }, &k[i]);
     gp_fmt(c[2], 64, "%s", used.config[0] ? used.config : "-");
@@ -504,6 +515,11 @@ static void configs_row(const gp_dataset *d, const long shape[3], const gp_key *
     gp_key best = k[i];
     int nc = best_config(&w, &k[i], &best, &bg);
     gp_fmt(c[4], 64, "%d", nc);
+    if (nc < 2) {                              /* nothing to compare with */
+        gp_fmt(c[5], 64, "-");
+        gp_fmt(c[6], 64, "-");
+        return;
+    }
     gp_fmt(c[5], 64, "%s", isnan(bg) ? "n/a" : best.config[0] ? best.config : "-");
     cell_num(c[6], bg < 100 ? "%.1f" : "%.0f", bg);
 }
@@ -529,12 +545,60 @@ int gp_table_configs(const gp_dataset *d, const gp_table *summary, gp_table *t)
         return -1;
     }
     for (int i = 0; i < n; i++)
-        configs_row(d, t->shape, k, n, i, t->cell[t->nrow++]);
+        configs_row(d, t->shape, k, i, t->cell[t->nrow++]);
     free(k);
     char sz[64];
     gp_shape_str(t->shape, sz, sizeof sz);
     gp_fmt(t->caption, sizeof t->caption, "The tile config of each kernel at size %s, and "
-           "the fastest config measured for it at that size (gemmprof sweep rows "
-           "included; configs measured: how many)", sz);
+           "where it was measured in several there (gemmprof sweep rows included), the "
+           "fastest of them", sz);
     return 0;
+}
+
+int gp_table_configs_brief(const gp_table *configs, gp_table *out)
+{
+    static const int cols[] = { 0, 1, 2 };
+    if (pick(configs, cols, 3, out) < 0)
+        return -1;
+    gp_fmt(out->caption, sizeof out->caption, "The tile config of each kernel at the "
+           "size of the tables above");
+    return 0;
+}
+
+static int several(char (*row)[64])
+{
+    return atoi(row[4]) > 1;
+}
+
+int gp_table_fastest(const gp_table *configs, gp_table *out)
+{
+    static const int cols[] = { 0, 2, 3, 4, 5, 6 };
+    if (pick_rows(configs, cols, 6, several, out) < 0)
+        return -1;
+    char sz[64];
+    gp_shape_str(configs->shape, sz, sizeof sz);
+    gp_fmt(out->caption, sizeof out->caption, "Kernels measured in several tile configs at "
+           "size %s (gemmprof sweep rows included): the fastest of them", sz);
+    return out->nrow ? 0 : 1;
+}
+
+void gp_table_short_configs(gp_table *t)
+{
+    for (int j = 0; j < t->ncol; j++) {
+        if (!strstr(t->head[j], "config") || strcmp(t->head[j], "configs measured") == 0)
+            continue;
+        for (int i = 0; i < t->nrow; i++) {
+            char c[64];
+            gp_config_short(t->cell[i][j], c, sizeof c);
+            memcpy(t->cell[i][j], c, sizeof c);
+        }
+    }
+}
+
+int gp_table_copy(const gp_table *in, gp_table *out)
+{
+    int cols[GP_TABLE_MAXCOL];
+    for (int j = 0; j < in->ncol; j++)
+        cols[j] = j;
+    return pick(in, cols, in->ncol, out);
 }

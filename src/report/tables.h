@@ -50,6 +50,14 @@ int gp_table_by_size_brief(const gp_table *by_size, gp_table *out);
  * configs of its kernel were measured there, and the fastest of them
  * (computed from the data, sweep rows included).  0 or -1. */
 int gp_table_configs(const gp_dataset *d, const gp_table *summary, gp_table *out);
+/* For a page: its kernel, precision and config columns; and the rows of
+ * kernels measured in several configs (1 if none), without precision. */
+int gp_table_configs_brief(const gp_table *configs, gp_table *out);
+int gp_table_fastest(const gp_table *configs, gp_table *out);
+/* Configs of size-dispatched kernels as "64x64x8/8x4 (tuned)", for a
+ * page (gp_config_short); and a copy of a table.  0 or -1. */
+void gp_table_short_configs(gp_table *t);
+int gp_table_copy(const gp_table *in, gp_table *out);
 /* Rows measured with --energy at one size (`size`, or the largest most
  * have): burst and sustained time, sustained % of cuBLAS, watts, joules
  * per launch and as % of cuBLAS's, GFLOP per joule.  0, 1 if no row has

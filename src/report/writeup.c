@@ -81,6 +81,42 @@ static int by_size_table(report *r, const gp_family *f, int maxcols, char *err,
     return 0;
 }
 
+/* The tile configs at the summary's size: tables/configs.md in full
+ * (config, GFLOP/s, how many configs measured, the fastest); on the page
+ * and in configs.tex the configs, and in fastest_configs.* the kernels
+ * measured in several. */
+static int configs_tables(report *r, const gp_table *summary, char *err, size_t errlen)
+{
+    gp_table full = { 0 };
+    gp_report_table *t = add_table(r, GP_RT_CONFIGS);
+    int rc = t && gp_table_configs(r->d, summary, &full) == 0 ? 0 : -1;
+    if (rc == 0 && gp_table_configs_brief(&full, &t->t) == 0) {
+        gp_fmt(t->stem, sizeof t->stem, "configs");
+        rc = write_file_tables(r, &full, &t->t, t->stem, err, errlen);
+    } else {
+        rc = -1;
+    }
+    gp_table fast = { 0 };           /* in tables/ as it is, on the page short */
+    gp_report_table *b = rc == 0 ? add_table(r, GP_RT_CONFIGS) : NULL;
+    int got = b ? gp_table_fastest(&full, &fast) : -1;
+    if (got == 0 && gp_table_copy(&fast, &b->t) < 0)
+        got = -1;
+    if (got == 0) {
+        gp_table_short_configs(&b->t);
+        gp_fmt(b->stem, sizeof b->stem, "fastest_configs");
+        rc = write_file_tables(r, &fast, &b->t, b->stem, err, errlen);
+    } else if (got == 1) {                      /* one config per kernel */
+        r->ntables--;
+    } else {
+        rc = -1;
+    }
+    gp_table_free(&fast);
+    if (rc < 0 && !err[0])
+        gp_fmt(err, errlen, "out of memory");
+    gp_table_free(&full);
+    return rc;
+}
+
 /* Every config of each kernel that gemmprof sweep measured beside its own
  * (the sweep's series, apart from the kernel's row and curve). */
 static int sweep_tables(report *r, char *err, size_t errlen)
@@ -177,16 +213,10 @@ int gp_report_tables(report *r, char *err, size_t errlen)
     for (int i = 0; rc == 0 && i < fs->n; i++)
         rc = family_tables(r, &fs->f[i], err, errlen);
     gp_families_free(&own);
-    gp_report_table *t = rc == 0 ? add_table(r, GP_RT_CONFIGS) : NULL;
-    if (t && gp_table_configs(r->d, &all, &t->t) == 0) {
-        gp_fmt(t->stem, sizeof t->stem, "configs");
-        rc = write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
-        if (rc == 0)
-            rc = sweep_tables(r, err, errlen);
-    } else if (rc == 0) {
-        gp_fmt(err, errlen, "out of memory");
-        rc = -1;
-    }
+    if (rc == 0)
+        rc = configs_tables(r, &all, err, errlen);
+    if (rc == 0)
+        rc = sweep_tables(r, err, errlen);
     gp_table_free(&all);
     if (rc == 0)
         rc = energy_table(r, err, errlen);
