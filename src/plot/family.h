@@ -21,7 +21,13 @@
 #ifndef GP_PLOT_FAMILY_H
 #define GP_PLOT_FAMILY_H
 
-#include "plot.h"   /* part of plot.h, the folder's interface, which includes this */
+/* Part of plot.h, the folder's interface, which includes this.  It needs
+ * only the series keys (key.h) and the rows (rowset.h), so that family.c
+ * sees nothing of select.c (which uses family.c). */
+#include "key.h"
+#include "rowset.h"
+typedef struct gp_families_s gp_families;
+typedef struct gp_family_s gp_family;
 
 struct gp_family_s {         /* gp_family (plot.h) */
     char name[32];           /* "fp32-ladder", "fp64", "all", "kernels"    */

@@ -38,22 +38,8 @@ typedef enum {
 typedef struct gp_families_s gp_families;
 typedef struct gp_family_s gp_family;
 
-/* Data files read together, plus the ceilings file if there is one. */
-typedef struct {
-    gp_row *rows;
-    int nrows;
-    char **files;            /* run files in the order given              */
-    int *file_rows;          /* how many of `rows` each file gave, in order */
-    int nfiles;
-    gp_meta meta;            /* metadata of the first file                */
-    unsigned char *swept;    /* per row: 1 if its config was measured only
-                                by gemmprof sweep files ('# sweep:') and
-                                its kernel has a config from another file:
-                                the sweep's own series, kept out of the
-                                kernel's rows and curves (select.h)      */
-    gp_ceilings *ceil;       /* NULL if none                              */
-    char ceil_path[4096];
-} gp_dataset;
+/* Data files read together (rowset.h). */
+#include "rowset.h"
 
 /* Read run files (and, among `paths`, a ceilings file recognised by its
  * header).  `ceilings` may be NULL.  Checks what every chart needs: rows
