@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report.sh - one number per fact: the report of each committed data folder
-# (reports/data/h200, h100), rendered into a temporary folder, shows every
+# (reports/data/h200, h100 and the two-GPU h200x2, h100x2), rendered into a temporary folder, shows every
 # (kernel, precision, config, shape) value alike in every table and chart
 # data file (tests/report/consistency.py), and every "best config" claim
 # is the fastest config measured.  The checker is shown to fail on a
@@ -17,7 +17,7 @@ for tool in python3 gnuplot pdfunite; do
     fi
 done
 
-for g in h200 h100; do
+for g in h200 h100 h200x2 h100x2; do
     data=$here/../reports/data/$g
     if [ ! -d "$data" ]; then skip "report/consistency_$g" "no reports/data/$g"; continue; fi
     if ! "$GP" report "$data"/*.csv --name "$g" --out "$TMP" >/dev/null 2>"$TMP/err.$g"; then
