@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # report.sh - one number per fact: the report of each committed data folder
-# (reports/data/h200, h100 and the two-GPU h200x2, h100x2), rendered into a temporary folder, shows every
-# (kernel, precision, config, shape) value alike in every table and chart
-# data file (tests/report/consistency.py), and every "best config" claim
-# is the fastest config measured.  The checker is shown to fail on a
-# report with one number changed.  CPU only.
+# (reports/data/h200, h100 and the two-GPU h200x2, h100x2), rendered into a
+# temporary folder, shows every (kernel, precision, config, shape) value
+# alike in every table and chart data file (tests/report/consistency.py),
+# and every "best config" claim is the fastest config measured.  The
+# checker is shown to fail on a report with one number changed.  CPU only.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 export GEMMPROF_PLOTS=${GEMMPROF_PLOTS:-$here/../plots}
