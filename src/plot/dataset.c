@@ -77,6 +77,11 @@ static int add_run_file(gp_dataset *d, const char *path, char *err, size_t errle
         return -1;
     }
     gp_row *rows = realloc(d->rows, (size_t)(d->nrows + f.nrows) * sizeof *rows);
+    unsigned char *swept = realloc(d->swept, (size_t)(d->nrows + f.nrows));
+    if (swept) {                       /* for now: the file is a sweep's */
+        d->swept = swept;
+        memset(swept + d->nrows, gp_meta_get(&f.meta, "sweep") != NULL, (size_t)f.nrows);
+    }
     char **files = realloc(d->files, (size_t)(d->nfiles + 1) * sizeof *files);
     int *counts = realloc(d->file_rows, (size_t)(d->nfiles + 1) * sizeof *counts);
     if (rows)
@@ -85,7 +90,7 @@ static int add_run_file(gp_dataset *d, const char *path, char *err, size_t errle
         d->files = files;
     if (counts)
         d->file_rows = counts;
-    if (!rows || !files || !counts || !(d->files[d->nfiles] = strdup(path))) {
+    if (!rows || !swept || !files || !counts || !(d->files[d->nfiles] = strdup(path))) {
         gp_fmt(err, errlen, "out of memory");
         gp_run_file_free(&f);
         return -1;
@@ -103,6 +108,39 @@ static int add_run_file(gp_dataset *d, const char *path, char *err, size_t errle
                     d->files[0], a, path, b);
     }
     gp_run_file_free(&f);
+    return 0;
+}
+
+/* Has a row of another file than a sweep's the kernel of row r, and
+ * (same_series) r's series? */
+static int elsewhere(const gp_dataset *d, const unsigned char *from_sweep, const gp_row *r,
+                     int same_series)
+{
+    gp_key k = { r->kernel, r->precision, r->config };
+    for (int j = 0; j < d->nrows; j++) {
+        const gp_row *o = &d->rows[j];
+        if (!from_sweep[j] && strcmp(o->kernel, r->kernel) == 0 &&
+            strcmp(o->precision, r->precision) == 0 && (!same_series || gp_key_match(&k, o, 0)))
+            return 1;
+    }
+    return 0;
+}
+
+/* d->swept from "this row is a sweep file's": a config only the sweep ran,
+ * of a kernel that a run measured in its own config, is the sweep's
+ * series.  A sweep file read alone keeps all its configs (nothing else
+ * to show), and a config the ladder ran too is the same fact as the
+ * ladder's (one number per kernel, config and shape). */
+static int mark_swept(gp_dataset *d)
+{
+    unsigned char *from_sweep = malloc((size_t)d->nrows + 1);
+    if (!from_sweep)
+        return -1;
+    memcpy(from_sweep, d->swept, (size_t)d->nrows);
+    for (int i = 0; i < d->nrows; i++)
+        d->swept[i] = from_sweep[i] && !elsewhere(d, from_sweep, &d->rows[i], 1) &&
+                      elsewhere(d, from_sweep, &d->rows[i], 0);
+    free(from_sweep);
     return 0;
 }
 
@@ -152,6 +190,10 @@ int gp_dataset_load(gp_dataset *d, char *const *paths, int npaths,
         gp_fmt(err, errlen, "no run file given (only a ceilings file)");
         return -1;
     }
+    if (mark_swept(d) < 0) {
+        gp_fmt(err, errlen, "out of memory");
+        return -1;
+    }
     char beside[4096];
     if (!ceil) {
         find_ceilings_beside(d, beside, sizeof beside);
@@ -174,6 +216,7 @@ int gp_dataset_load(gp_dataset *d, char *const *paths, int npaths,
 void gp_dataset_free(gp_dataset *d)
 {
     free(d->rows);
+    free(d->swept);
     for (int i = 0; i < d->nfiles; i++)
         free(d->files[i]);
     free(d->files);

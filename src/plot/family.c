@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "plot.h"
+#include "key.h"       /* series and rows: shared with select.c, not taken from it */
+#include "family.h"
 
 /* Precisions cut in two at a kernel of the ladder.  The split kernel is
  * the last rung of the lower part and the first of the upper part. */
@@ -123,7 +124,8 @@ static void upper(const char *in, char *out, size_t len)
 static int measured(const gp_dataset *d, const gp_key *k)
 {
     for (int i = 0; i < d->nrows; i++)
-        if (gp_key_match(k, &d->rows[i], 0) && gp_row_usable(&d->rows[i]))
+        if (key_is(k, d->rows[i].kernel, d->rows[i].precision) &&
+            gp_row_usable(&d->rows[i]))
             return 1;
     return 0;
 }
@@ -442,15 +444,4 @@ void gp_family_precisions(const gp_family *f, char *out, size_t len)
     for (char *c = out; *c; c++)
         if (*c == ',')
             *c = '/';
-}
-
-void gp_short_name(const char *kernel, char *out, size_t len, int max)
-{
-    char label[256];   /* "void ns::gemm<float, 128>(float const*)" -> "ns::gemm<float, 128>" */
-    gp_kernel_label(kernel, label, sizeof label);
-    int n = (int)strlen(label);
-    if (max > 3 && n > max)
-        gp_fmt(out, len, "%.*s...", max - 3, label);
-    else
-        gp_fmt(out, len, "%s", label);
 }

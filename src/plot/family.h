@@ -21,7 +21,13 @@
 #ifndef GP_PLOT_FAMILY_H
 #define GP_PLOT_FAMILY_H
 
-#include "plot.h"   /* part of plot.h, the folder's interface, which includes this */
+/* Part of plot.h, the folder's interface, which includes this.  It needs
+ * only the series keys (key.h) and the rows (rowset.h), so that family.c
+ * sees nothing of select.c (which uses family.c). */
+#include "key.h"
+#include "rowset.h"
+typedef struct gp_families_s gp_families;
+typedef struct gp_family_s gp_family;
 
 struct gp_family_s {         /* gp_family (plot.h) */
     char name[32];           /* "fp32-ladder", "fp64", "all", "kernels"    */
@@ -70,10 +76,5 @@ int gp_family_sort(const gp_family *f, gp_key *k, int n, int *nref);
 int gp_family_lt(const gp_family *f, const char *kernel, const char *precision);
 /* The precisions of the family's members, "fp32", "fp32, tf32". */
 void gp_family_precisions(const gp_family *f, char *out, size_t len);
-
-/* A kernel name short enough for a label or a legend: a demangled C++
- * name loses its return type and arguments, anything still longer than
- * `max` characters is cut with "...". */
-void gp_short_name(const char *kernel, char *out, size_t len, int max);
 
 #endif

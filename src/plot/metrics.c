@@ -57,18 +57,31 @@ static int has(const double *v, int n, int col)
     return 0;
 }
 
-static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const double *v,
-                      char *path, size_t plen, char *msg, size_t msglen)
+/* A row's name: the kernel's, with the config where it has two series. */
+static void row_name(const gp_key *k, int n, int i, char *out, size_t len)
 {
-    FILE *f = gp_open_in(o->workdir, "metrics.csv", path, plen, msg, msglen);
+    gp_series_label(&k[i], gp_key_kernel_twice(k, n, i), 28, out, len);
+}
+
+static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const double *v,
+                      const char *stem, const long shape[3], char *path, size_t plen,
+                      char *msg, size_t msglen)
+{
+    char name[256], sz[64];
+    gp_fmt(name, sizeof name, "%s.csv", stem);
+    gp_shape_str(shape, sz, sizeof sz);
+    char where[80];
+    gp_fmt(where, sizeof where, "shape: %s", sz);
+    FILE *f = gp_chart_data_open(o, name, where, "label,dram_mb,compulsory_mb,bank_ratio,"
+                                 "spill_bytes,occ_achieved,occ_theoretical",
+                                 path, plen, msg, msglen);
     if (!f)
         return -1;
-    fprintf(f, "# label,dram_mb,compulsory_mb,bank_ratio,spill_bytes,"
-               "occ_achieved,occ_theoretical\n");
     for (int i = 0; i < n; i++) {
-        char name[256], shortn[64];
-        gp_short_name(k[i].kernel, shortn, sizeof shortn, 28);
-        gp_data_text(o->format, shortn, name, sizeof name);
+        char shown[256];
+        row_name(k, n, i, shown, sizeof shown);
+        gp_data_text(o->format, shown, name, sizeof name);
+        gp_chart_data_series(f, &k[i], 0);
         fprintf(f, "%s", name);
         for (int c = 0; c < NCOL; c++) {
             double x = v[i * NCOL + c];
@@ -90,12 +103,13 @@ static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fa
                 gp_strlist *written, char *msg, size_t msglen)
 {
     char path[4096], title[512], sz[64], caption[512], stem[96];
-    if (write_rows(o, k, n, v, path, sizeof path, msg, msglen) < 0)
+    gp_fmt(stem, sizeof stem, fam->whole ? "metrics" : "metrics-%s", fam->name);
+    if (write_rows(o, k, n, v, stem, shape, path, sizeof path, msg, msglen) < 0)
         return -1;
     double lo = INFINITY, hi = 0, names_w = 0;
     for (int i = 0; i < n; i++) {
-        char shortn[64];
-        gp_short_name(k[i].kernel, shortn, sizeof shortn, 28);
+        char shortn[256];
+        row_name(k, n, i, shortn, sizeof shortn);
         names_w = fmax(names_w, gp_text_width(shortn, GP_LABEL_FONT));
         for (int c = DRAM; c <= COMPULSORY; c++)
             if (!isnan(v[i * NCOL + c]) && v[i * NCOL + c] > 0) {
@@ -135,7 +149,6 @@ static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fa
     gp_var_num(&b, "spill_hi", spill);
     gp_var_num(&b, "spill_step", tick_step(spill));
     gp_var_str(&b, "ttl", title);
-    gp_fmt(stem, sizeof stem, fam->whole ? "metrics" : "metrics-%s", fam->name);
     int rc = gp_chart_draw(o, "metrics.gp", stem, caption, &b, written, msg, msglen);
     gp_buf_free(&b);
     return rc;
@@ -156,11 +169,9 @@ static int metrics_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fam
     int n = gp_keys(&w, &k);
     int nref, m = gp_family_sort(fam, k, n, &nref);   /* ladder order */
     double *v = malloc((size_t)(m + 1) * NCOL * sizeof *v);
-    for (int i = 0; v && i < m; i++) {
-        gp_where wc = gp_where_counted(&w, &k[i]);
+    for (int i = 0; v && i < m; i++)
         for (int c = 0; c < NCOL; c++)
-            v[i * NCOL + c] = gp_median(&wc, &k[i], getters[c]);
-    }
+            v[i * NCOL + c] = gp_median(&w, &k[i], getters[c]);
     int rc = -1;
     if (!v)
         gp_fmt(msg, msglen, "out of memory");

@@ -7,6 +7,7 @@
 #define GP_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "data/data.h"
 #include "util/util.h"
 
@@ -30,21 +31,15 @@ typedef enum {
     GP_CHART_DIST_SCALING, GP_CHART_DIST_TIME, GP_NCHARTS
 } gp_chart;
 
+/* Series and which rows count (key.h). */
+#include "key.h"
+
 /* The families charts are split into (family.h). */
 typedef struct gp_families_s gp_families;
 typedef struct gp_family_s gp_family;
 
-/* Data files read together, plus the ceilings file if there is one. */
-typedef struct {
-    gp_row *rows;
-    int nrows;
-    char **files;            /* run files in the order given              */
-    int *file_rows;          /* how many of `rows` each file gave, in order */
-    int nfiles;
-    gp_meta meta;            /* metadata of the first file                */
-    gp_ceilings *ceil;       /* NULL if none                              */
-    char ceil_path[4096];
-} gp_dataset;
+/* Data files read together (rowset.h). */
+#include "rowset.h"
 
 /* Read run files (and, among `paths`, a ceilings file recognised by its
  * header).  `ceilings` may be NULL.  Checks what every chart needs: rows
@@ -65,6 +60,8 @@ typedef struct {
     const char *format;      /* pdf, png, svg, cairolatex                 */
     const char *outdir;      /* charts go here (gnuplot runs in it)       */
     const char *workdir;     /* intermediate files                        */
+    const char *datadir;     /* if set: the chart data files go here, not
+                                to workdir (the report keeps them)       */
     const char *plotsdir;    /* the .gp scripts                           */
     const char *gnuplot;     /* the executable                            */
     int hierarchical;        /* roofline: L2/smem points and ceilings     */
@@ -118,6 +115,19 @@ typedef int (*gp_family_chart)(const gp_dataset *d, const gp_chart_opts *o,
                                char *msg, size_t msglen);
 int gp_chart_each_family(const gp_dataset *d, const gp_chart_opts *o, gp_family_chart one,
                          gp_strlist *written, char *msg, size_t msglen);
+
+/* chart_data.c: a chart's data file NAME (named for the chart and its
+ * family, so that none overwrites another) in o->datadir or o->workdir,
+ * opened for writing.  Its first lines say what it holds, for readers
+ * other than gnuplot (tests/report/consistency.py): "# chart: NAME",
+ * "# axis: LABEL" or "# shape: S", "# columns: A,B,...".  NULL with msg. */
+FILE *gp_chart_data_open(const gp_chart_opts *o, const char *name, const char *where,
+                         const char *columns, char *path, size_t plen,
+                         char *msg, size_t msglen);
+/* "# series: KERNEL|PRECISION|CONFIG": the series of the rows that follow;
+ * its config as tables show it (gp_series_config), or with by_config as
+ * in the run file (a size-dispatched kernel's tile). */
+void gp_chart_data_series(FILE *f, const gp_key *k, int by_config);
 
 /* A title or label as the chart's format needs it (see gp_chart_text). */
 void gp_chart_title(const gp_chart_opts *o, char *out, size_t len,

@@ -61,7 +61,7 @@ static int collect_points(const gp_dataset *d, const gp_family *f, const gp_char
         p->g = gp_median(&w, &k[i], gp_get_gflops);
         p->ai2 = gp_median(&w, &k[i], gp_get_ai_l2);
         p->lt = gp_family_lt(f, k[i].kernel, k[i].precision);
-        gp_short_name(k[i].kernel, p->name, sizeof p->name, 44);
+        gp_series_label(&k[i], gp_key_kernel_twice(k, n, i), 44, p->name, sizeof p->name);
     }
     free(k);
     return 0;
@@ -331,18 +331,28 @@ static int write_segs(const gp_chart_opts *o, const gp_roofline *rl, char *path,
     return 0;
 }
 
-static int write_points(const gp_chart_opts *o, const gp_roofline *rl, char *path,
-                        size_t plen, char *msg, size_t msglen)
+/* STEM.csv: each point's series in a comment above it (gp_chart_data_*). */
+static int write_points(const gp_chart_opts *o, const gp_roofline *rl, const char *stem,
+                        char *path, size_t plen, char *msg, size_t msglen)
 {
-    FILE *f = gp_open_in(o->workdir, "roofline-points.csv", path, plen, msg, msglen);
+    char name[128], where[80], sz[64], cols[128];
+    gp_fmt(name, sizeof name, "%s.csv", stem);
+    gp_shape_str(rl->shape, sz, sizeof sz);
+    gp_fmt(where, sizeof where, "shape: %s", sz);
+    gp_fmt(cols, sizeof cols, "shown,ai_dram,%s,ai_l2,label_x,label_y,just,leader,leader_x,"
+           "leader_y,lt", rl->unit);
+    FILE *f = gp_chart_data_open(o, name, where, cols, path, plen, msg, msglen);
     if (!f)
         return -1;
     const gp_frame *fr = &rl->fr;
-    fprintf(f, "# shown,ai_dram,perf,ai_l2,label_x,label_y,just,leader,leader_x,leader_y,lt\n");
     for (int i = 0; i <= rl->n; i++) {
         const gp_label *l = &rl->lab[i];
         char text[256];
         gp_data_text(o->format, l->shown, text, sizeof text);
+        if (i < rl->n)
+            gp_chart_data_series(f, &rl->p[i].k, 0);
+        else
+            fprintf(f, "# the ridge point\n");
         double ax = l->just == 'R' ? l->box.x1 : l->box.x0;
         double ay = l->box.y0 + GP_TEXT_DOWN * GP_LABEL_FONT;
         if (i < rl->n)
@@ -388,9 +398,10 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
     }
     char pts[4096], segs[4096], title[512], sz[64], caption[512], stem[96];
     gp_buf v = { 0 }, names = { 0 }, styles = { 0 }, knames = { 0 }, klts = { 0 }, plts = { 0 };
+    gp_fmt(stem, sizeof stem, f->whole ? "roofline" : "roofline-%s", f->name);
     rc = write_segs(o, &rl, segs, sizeof segs, &names, &styles, msg, msglen);
     if (rc == 0)
-        rc = write_points(o, &rl, pts, sizeof pts, msg, msglen);
+        rc = write_points(o, &rl, stem, pts, sizeof pts, msg, msglen);
     if (rc == 0) {
         gp_shape_str(rl.shape, sz, sizeof sz);
         gp_chart_title(o, title, sizeof title, "Roofline, %s: %s, size %s%s", f->title,
@@ -426,7 +437,6 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
         gp_var_str(&v, "note1", n1);
         gp_var_str(&v, "note2", n2);
         gp_var_str(&v, "ttl", title);
-        gp_fmt(stem, sizeof stem, f->whole ? "roofline" : "roofline-%s", f->name);
         rc = gp_chart_draw(o, "roofline.gp", stem, caption, &v, written, msg, msglen);
     }
     if (rc == 0 && rl.nnotes)

@@ -1,29 +1,15 @@
-/* select.c - choosing rows, series, sizes and medians for the charts.
- * Data sets are small (hundreds of rows), so plain scans are fine. */
+/* select.c - choosing rows, series, sizes and medians for the charts and
+ * tables.  Data sets are small (hundreds of rows), so plain scans are
+ * fine. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
-#include "plot.h"
-
-int gp_row_usable(const gp_row *r)
-{
-    if (r->verified == 0)
-        return 0;
-    return r->status[0] == '\0' || strcmp(r->status, "ok") == 0;
-}
-
-int gp_name_is_cublas(const char *kernel)
-{
-    return strncmp(kernel, "cublas", 6) == 0;
-}
-
-int gp_row_is_cublas(const gp_row *r)
-{
-    return gp_name_is_cublas(r->kernel);
-}
+#include "key.h"
+#include "family.h"
+#include "select.h"
 
 /* Rows of gemmprof trace have no GEMM shape (m, n, k NA): no size axis,
  * no compulsory bytes. */
@@ -71,13 +57,6 @@ double gp_get_compulsory_bytes(const gp_row *r)
     return gp_elt_bytes(r) * elems;
 }
 
-int gp_key_match(const gp_key *k, const gp_row *r, int by_config)
-{
-    return strcmp(k->kernel, r->kernel) == 0 &&
-           strcmp(k->precision, r->precision) == 0 &&
-           (!by_config || strcmp(k->config, r->config) == 0);
-}
-
 static long dim(const gp_row *r, int d)
 {
     return d == 0 ? r->m : d == 1 ? r->n : r->k;
@@ -112,7 +91,10 @@ static int passes(const gp_where *w, const gp_row *r)
         return 0;
     if (w->need && isnan(w->need(r)))
         return 0;
-    if (w->only && !gp_key_match(w->only, r, 0))
+    if (!w->sweep_configs && w->d->swept && w->d->swept[r - w->d->rows])
+        return 0;
+    if (w->only && (strcmp(w->only->kernel, r->kernel) != 0 ||
+                    strcmp(w->only->precision, r->precision) != 0))
         return 0;
     if (w->family && !gp_family_has(w->family, r))
         return 0;
@@ -297,74 +279,69 @@ int gp_shape_choose(const gp_where *w, const long want[3], long shape[3])
     return most ? 0 : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(const gp_where *w, const gp_key *k, int by_config,
-                        gp_getter get)
+gp_key gp_config_at(const gp_where *w, const gp_key *k)
 {
     gp_where at = *w;
-    at.by_config = by_config;
+    at.need = NULL;
+    for (int i = 0; !w->by_config && i < w->d->nrows; i++) {
+        const gp_row *r = &w->d->rows[i];
+        if (gp_key_match(k, r, 0) && passes(&at, r))
+            return (gp_key){ k->kernel, k->precision, r->config };
+    }
+    return *k;
+}
+
+/* Every number of a fact comes from the same rows: those of its config at
+ * the point, each where it has a value.  The point's filter w->need only
+ * chose the series (a roofline's points need counters; their GFLOP/s is
+ * still the median over every run of that config and shape). */
+double gp_median(const gp_where *w, const gp_key *k, gp_getter get)
+{
+    gp_key c = gp_config_at(w, k);
+    gp_where at = *w;
+    at.need = NULL;
+    at.all_rows = 0;
     double *v = malloc((size_t)(w->d->nrows + 1) * sizeof *v);
     int n = 0;
     for (int i = 0; v && i < w->d->nrows; i++) {
         const gp_row *r = &w->d->rows[i];
-        if (gp_key_match(k, r, by_config) && passes(&at, r) && !isnan(get(r)))
+        if (gp_key_match(&c, r, 1) && passes(&at, r) && !isnan(get(r)))
             v[n++] = get(r);
     }
-    double med = NAN;
-    if (n) {
-        qsort(v, (size_t)n, sizeof *v, cmp_double);
-        med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    }
+    double med = n ? gp_median_inplace(v, (size_t)n) : NAN;
     free(v);
     return med;
 }
 
-/* A kernel measured in several tile configs (a sweep file drawn with the
- * ladder) stands for its best config at that point: medians of different
- * configs would describe none of them. */
-gp_key gp_config_used(const gp_where *w, const gp_key *k)
+static double get_pct(const gp_row *r) { return r->pct_cublas; }
+
+/* The references are looked up in the whole data: naive is not in the
+ * top family, and a --kernel choice may leave cuBLAS out. */
+static double median_anywhere(const gp_where *w, const gp_key *k, gp_getter get)
 {
-    gp_key best = *k;
-    double best_g = -INFINITY;
-    int nconf = 0;
-    for (int i = 0; i < w->d->nrows; i++) {
-        const gp_row *r = &w->d->rows[i];
-        if (!gp_key_match(k, r, 0) || !passes(w, r))
-            continue;
-        gp_key c = { k->kernel, k->precision, r->config };
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = gp_key_match(&c, &w->d->rows[j], 1) && passes(w, &w->d->rows[j]);
-        if (seen)
-            continue;
-        double g = median_of(w, &c, 1, gp_get_gflops);
-        if (nconf++ == 0 || (!isnan(g) && g > best_g)) {
-            best_g = isnan(g) ? -INFINITY : g;
-            best = c;
-        }
-    }
-    return best;
+    gp_where all = *w;
+    all.family = NULL;
+    all.only = NULL;
+    return gp_median(&all, k, get);
 }
 
-gp_where gp_where_counted(const gp_where *w, const gp_key *k)
+double gp_pct_cublas(const gp_where *w, const gp_key *k)
 {
-    gp_where c = *w;
-    c.need = gp_get_dram_bytes;
-    return isnan(gp_median(&c, k, gp_get_dram_bytes)) ? *w : c;
+    double p = gp_median(w, k, get_pct);
+    gp_key ref;
+    if (!isnan(p) || gp_cublas_key(w, k->precision, &ref) < 0)
+        return p;
+    double g = gp_median(w, k, gp_get_gflops), gr = median_anywhere(w, &ref, gp_get_gflops);
+    return gr > 0 ? 100 * g / gr : NAN;
 }
 
-/* Every number of a series then comes from the rows of that config. */
-double gp_median(const gp_where *w, const gp_key *k, gp_getter get)
+double gp_speedup(const gp_where *w, const gp_key *k)
 {
-    if (w->by_config)
-        return median_of(w, k, 1, get);
-    gp_key c = gp_config_used(w, k);
-    return median_of(w, &c, 1, get);
+    gp_key base;
+    if (gp_baseline_key(w, k->precision, &base) < 0)
+        return NAN;
+    double g = gp_median(w, k, gp_get_gflops), gb = median_anywhere(w, &base, gp_get_gflops);
+    return gb > 0 ? g / gb : NAN;
 }
 
 /* First series of `precision` (among rows passing w, any x) for which
@@ -376,6 +353,7 @@ static int find_key(const gp_where *w, const char *precision,
     any.sweep = NULL;
     any.shape = NULL;
     any.by_config = 0;
+    any.sweep_configs = 1;
     any.only = NULL;
     any.family = NULL;
     for (int i = 0; i < w->d->nrows; i++) {

@@ -1,6 +1,7 @@
-/* select.h - which rows a chart draws, and the numbers it draws:
- * series (kernel x precision [x config]), the size axis, one chosen shape,
- * medians over repeated measurements (several files, repeated runs). */
+/* select.h - which rows a chart or table draws, and the numbers it draws:
+ * series (key.h), the size axis, one chosen shape, and one number per
+ * fact: the median over every row of that series, config and shape (from
+ * any file, repeated runs), whichever table or chart shows it. */
 #ifndef GP_PLOT_SELECT_H
 #define GP_PLOT_SELECT_H
 
@@ -8,17 +9,6 @@
 
 typedef double (*gp_getter)(const gp_row *r);
 
-/* One series.  Pointers into the dataset's rows. */
-typedef struct {
-    const char *kernel, *precision, *config;
-} gp_key;
-int gp_key_match(const gp_key *k, const gp_row *r, int by_config);
-
-/* Rows that measured something correct: status ok (or empty) and not
- * failed verification.  A wrong kernel's speed is not plotted. */
-int gp_row_usable(const gp_row *r);
-int gp_row_is_cublas(const gp_row *r);
-int gp_name_is_cublas(const char *kernel);         /* "cublas", "cublas_fp64" */
 double gp_elt_bytes(const gp_row *r);              /* 8 fp64, else 4 */
 
 double gp_get_gflops(const gp_row *r);
@@ -45,7 +35,10 @@ typedef struct {
 typedef struct {
     const gp_dataset *d;
     gp_getter need;          /* row counts only if need(r) is a number  */
-    int by_config;
+    int by_config;           /* series are configs, tiles of a size-
+                                dispatched kernel apart (key.h)         */
+    int sweep_configs;       /* also configs only gemmprof sweep ran of
+                                a kernel with a ladder config (dataset) */
     const gp_key *only;      /* rows of this kernel and precision only  */
     const gp_family *family; /* rows of this family's members only      */
     const gp_sweep *sweep;   /* with x: rows at that point of the axis  */
@@ -65,17 +58,18 @@ int gp_sweep_xs(const gp_where *w, long **out);
  * any shape has; `want` (if [0] is not 0) is taken as it is if any row
  * has it.  -1 if none. */
 int gp_shape_choose(const gp_where *w, const long want[3], long shape[3]);
-/* The config whose rows stand for series k (unless w->by_config): the one
- * with the highest median GFLOP/s where a kernel was measured in several. */
-gp_key gp_config_used(const gp_where *w, const gp_key *k);
-/* The rows that describe series k in a table or panel of counters: w
- * limited to rows with counters if the series has any there (a kernel
- * swept over configs then stands for its best config that was measured
- * with counters, not for a sweep config that has none), else w. */
-gp_where gp_where_counted(const gp_where *w, const gp_key *k);
-/* Median of get() over rows of series k passing w (of the config above);
- * NAN if none. */
+/* The config of series k at w's point (shape, or x of the sweep): a
+ * size-dispatched kernel's tile there, else k's own.  k if no row. */
+gp_key gp_config_at(const gp_where *w, const gp_key *k);
+/* Median of get() over the usable rows of series k at w's point, of the
+ * config above, where get() is a number (w->need chooses points, not
+ * rows): one number per fact.  NAN if none. */
 double gp_median(const gp_where *w, const gp_key *k, gp_getter get);
+/* % of cuBLAS: the median of the rows' own pct_cublas, else GFLOP/s over
+ * the precision's cuBLAS's; speedup over the naive kernel (GFLOP/s).  At
+ * w's point; NAN if there is nothing to compare with. */
+double gp_pct_cublas(const gp_where *w, const gp_key *k);
+double gp_speedup(const gp_where *w, const gp_key *k);
 
 /* The naive kernel of a precision ("naive", else the first whose name
  * holds "naive") and the cuBLAS reference.  0, or -1 if absent. */

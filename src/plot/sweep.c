@@ -48,41 +48,43 @@ static int sweep_open(sweep *sw, const char *chart, char *msg, size_t msglen)
 }
 
 /* Series names as one gnuplot word each (the precision added where a name
- * occurs in two), and their linetypes.  Returns the widest name (pt). */
+ * occurs in two, the config where a kernel has two series: a size-
+ * dispatched kernel run by default and tuned), and their linetypes (a
+ * kernel's second series 20 rungs on: another colour).  Returns the widest
+ * name (pt). */
 static double series_words(const gp_chart_opts *o, const gp_family *f, const gp_key *k,
                            int n, gp_buf *names, gp_buf *lts)
 {
     double widest = 0;
     for (int i = 0; i < n; i++) {
-        char shortn[64], raw[96];
-        int dup = 0;
-        for (int j = 0; j < n; j++)
+        char series[160], raw[200];
+        int dup = 0, again = 0;
+        for (int j = 0; j < n; j++) {
             dup |= j != i && strcmp(k[i].kernel, k[j].kernel) == 0 &&
                    strcmp(k[i].precision, k[j].precision) != 0;
-        gp_short_name(k[i].kernel, shortn, sizeof shortn, 28);
-        gp_fmt(raw, sizeof raw, dup ? "%s(%s)" : "%s", shortn, k[i].precision);
+            again += j < i && strcmp(k[i].kernel, k[j].kernel) == 0 &&
+                     strcmp(k[i].precision, k[j].precision) == 0;
+        }
+        gp_series_label(&k[i], gp_key_kernel_twice(k, n, i), 28, series, sizeof series);
+        gp_fmt(raw, sizeof raw, dup ? "%s(%s)" : "%s", series, k[i].precision);
         gp_word(names, o->format, raw);
-        gp_buf_printf(lts, "%s%d", i ? " " : "", gp_family_lt(f, k[i].kernel, k[i].precision));
+        int lt = gp_family_lt(f, k[i].kernel, k[i].precision);
+        if (again && lt <= 40)
+            lt = 1 + (lt - 1 + 20 * again) % 40;
+        gp_buf_printf(lts, "%s%d", i ? " " : "", lt);
         widest = fmax(widest, gp_text_width(raw, GP_LABEL_FONT));
     }
     return widest;
 }
 
-/* A tile config as a legend reads it: "tuned:tuning-x.csv:64x64x8/8x4"
- * (the mixed kernel's) -> "64x64x8/8x4 (tuned)". */
-static void short_config(const char *in, char *out, size_t len)
+/* The chart's data file, "STEM.csv", its axis named for other readers. */
+static FILE *open_data(const gp_chart_opts *o, const sweep *sw, const char *stem,
+                       const char *columns, char *path, size_t plen, char *msg, size_t msglen)
 {
-    const char *last = strrchr(in, ':');
-    if (!last)
-        gp_fmt(out, len, "%s", in);
-    else
-        gp_fmt(out, len, "%s (%.*s)", last + 1, (int)strcspn(in, ":"), in);
-}
-
-static FILE *open_work(const gp_chart_opts *o, const char *name, char *path,
-                       size_t plen, char *msg, size_t msglen)
-{
-    return gp_open_in(o->workdir, name, path, plen, msg, msglen);
+    char name[160], axis[160];
+    gp_fmt(name, sizeof name, "%s.csv", stem);
+    gp_fmt(axis, sizeof axis, "axis: %s", sw->s.label);
+    return gp_chart_data_open(o, name, axis, columns, path, plen, msg, msglen);
 }
 
 static int close_work(FILE *f, const char *path, char *msg, size_t msglen)
@@ -181,10 +183,16 @@ static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fami
     gp_buf v = { 0 }, names = { 0 }, lts = { 0 };
     double scale = perf_axis(&v, lo, hi);
     char path[4096];
-    FILE *f = open_work(o, "gflops_vs_n.csv", path, sizeof path, msg, msglen);
+    char stem[96];
+    stem_of(fam, "gflops_vs_n", stem, sizeof stem);
+    const char *unit;
+    char columns[32];
+    gp_flops_unit(hi, &unit);
+    gp_fmt(columns, sizeof columns, "x,%s", unit);
+    FILE *f = open_data(o, &sw, stem, columns, path, sizeof path, msg, msglen);
     rc = f ? 0 : -1;
     for (int i = 0; f && i < sw.nk; i++) {
-        fprintf(f, "# %s %s\n", sw.k[i].kernel, sw.k[i].precision);
+        gp_chart_data_series(f, &sw.k[i], 0);
         for (int j = 0; j < sw.nx; j++) {
             double g = median_at(&sw, &sw.k[i], sw.xs[j], gp_get_gflops);
             if (g > 0)
@@ -195,7 +203,7 @@ static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fami
     if (f)
         rc = close_work(f, path, msg, msglen);
     if (rc == 0) {
-        char title[512], caption[512], stem[96];
+        char title[512], caption[512];
         double widest = series_words(o, fam, sw.k, sw.nk, &names, &lts);
         gp_frame fr;
         gp_frame_stack(&fr, 52, 14, 220, 38, sw.nk, gp_key_cols(widest), 0);
@@ -210,8 +218,7 @@ static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fami
         gp_var_str(&v, "lts", lts.s);
         gp_var_num(&v, "nref", nref);
         gp_var_str(&v, "ttl", title);
-        rc = gp_chart_draw(o, "gflops_vs_n.gp", stem_of(fam, "gflops_vs_n", stem, sizeof stem),
-                           caption, &v, written, msg, msglen);
+        rc = gp_chart_draw(o, "gflops_vs_n.gp", stem, caption, &v, written, msg, msglen);
     }
     gp_buf_free(&v);
     gp_buf_free(&names);
@@ -224,37 +231,6 @@ int gp_chart_gflops(const gp_dataset *d, const gp_chart_opts *o,
                     gp_strlist *written, char *msg, size_t msglen)
 {
     return gp_chart_each_family(d, o, gflops_one, written, msg, msglen);
-}
-
-static double get_pct(const gp_row *r) { return r->pct_cublas; }
-
-/* % of cuBLAS: the run's own column, else from the cuBLAS row of the same
- * precision and size. */
-static double pct_cublas(sweep *sw, const gp_key *k, long x)
-{
-    double p = median_at(sw, k, x, get_pct);
-    gp_key ref;
-    if (!isnan(p) || gp_cublas_key(&sw->w, k->precision, &ref) < 0)
-        return p;
-    double g = median_at(sw, k, x, gp_get_gflops);
-    const gp_family *fam = sw->w.family;
-    sw->w.family = NULL;                  /* the reference may be elsewhere */
-    double gr = median_at(sw, &ref, x, gp_get_gflops);
-    sw->w.family = fam;
-    return gr > 0 ? 100 * g / gr : NAN;
-}
-
-static double speedup(sweep *sw, const gp_key *k, long x)
-{
-    gp_key base;
-    if (gp_baseline_key(&sw->w, k->precision, &base) < 0)
-        return NAN;
-    double g = median_at(sw, k, x, gp_get_gflops);
-    const gp_family *fam = sw->w.family;
-    sw->w.family = NULL;                  /* naive is not in the top family */
-    double gb = median_at(sw, &base, x, gp_get_gflops);
-    sw->w.family = fam;
-    return gb > 0 ? g / gb : NAN;
 }
 
 /* The baseline named on the axis: the first precision's. */
@@ -332,17 +308,20 @@ static int speedup_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fam
     sw.nk = gp_family_sort(fam, sw.k, sw.nk, &nref);
     speedup_range r = { 0, 0, INFINITY, 0, 0 };
     char path[4096];
-    FILE *f = open_work(o, "speedup.csv", path, sizeof path, msg, msglen);
+    char stem[96];
+    FILE *f = open_data(o, &sw, stem_of(fam, "speedup", stem, sizeof stem),
+                        "x,x naive,% cuBLAS", path, sizeof path, msg, msglen);
     if (!f) {
         sweep_free(&sw);
         return -1;
     }
     for (int i = 0; i < sw.nk; i++) {
         int ref = i >= sw.nk - nref;
-        fprintf(f, "# %s %s: x,speedup,pct_cublas\n", sw.k[i].kernel, sw.k[i].precision);
+        gp_chart_data_series(f, &sw.k[i], 0);
         for (int j = 0; j < sw.nx; j++) {
-            double s = speedup(&sw, &sw.k[i], sw.xs[j]);
-            double p = ref ? NAN : pct_cublas(&sw, &sw.k[i], sw.xs[j]);
+            sw.w.x = sw.xs[j];
+            double s = gp_speedup(&sw.w, &sw.k[i]);
+            double p = ref ? NAN : gp_pct_cublas(&sw.w, &sw.k[i]);
             if (isnan(s) && isnan(p))
                 continue;
             if (s > 0) {
@@ -442,7 +421,7 @@ static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
         if (prev >= 0 && best[prev] != best[j]) {
             double x = crossing(sw, g, best[prev], best[j], prev, j);
             char cfg[256], shortc[128], key[400];
-            short_config(sw->k[best[j]].config, shortc, sizeof shortc);
+            gp_config_short(sw->k[best[j]].config, shortc, sizeof shortc);
             gp_chart_text(o->format, shortc, 0, cfg, sizeof cfg);
             for (char *c = cfg; *c; c++)
                 if (*c == '"')
@@ -464,13 +443,16 @@ static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
 
 /* GFLOP/s per config (rows) and size (columns), one block per config. */
 static int write_configs(const gp_chart_opts *o, sweep *sw, const double *g, double scale,
-                         char *path, size_t plen, char *msg, size_t msglen)
+                         const char *unit, const char *stem, char *path, size_t plen,
+                         char *msg, size_t msglen)
 {
-    FILE *f = open_work(o, "crossover.csv", path, plen, msg, msglen);
+    char columns[32];
+    gp_fmt(columns, sizeof columns, "x,%s", unit);
+    FILE *f = open_data(o, sw, stem, columns, path, plen, msg, msglen);
     if (!f)
         return -1;
     for (int i = 0; i < sw->nk; i++) {
-        fprintf(f, "# %s\n", sw->k[i].config);
+        gp_chart_data_series(f, &sw->k[i], 1);
         for (int j = 0; j < sw->nx; j++)
             if (!isnan(g[i * sw->nx + j]))
                 fprintf(f, "%ld,%.6g\n", sw->xs[j], g[i * sw->nx + j] / scale);
@@ -490,7 +472,10 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
             top = fmax(top, g[i]);
     const char *unit;
     double scale = gp_flops_unit(top, &unit);
-    if (write_configs(o, sw, g, scale, data, sizeof data, msg, msglen) < 0)
+    const gp_key *kernel = sw->w.only;
+    gp_file_word(kernel->kernel, safe, sizeof safe);
+    gp_fmt(stem, sizeof stem, "crossover-%s", safe);
+    if (write_configs(o, sw, g, scale, unit, stem, data, sizeof data, msg, msglen) < 0)
         return -1;
     gp_path_join(xf, sizeof xf, o->workdir, "crossover-sizes.csv");
     gp_buf v = { 0 }, names = { 0 }, xnames = { 0 };
@@ -500,10 +485,9 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
         gp_buf_free(&xnames);
         return -1;
     }
-    const gp_key *kernel = sw->w.only;
     for (int i = 0; i < sw->nk; i++) {
         char c[128];
-        short_config(sw->k[i].config, c, sizeof c);
+        gp_config_short(sw->k[i].config, c, sizeof c);
         gp_word(&names, o->format, c);
         widest = fmax(widest, gp_text_width(c, GP_LABEL_FONT));
     }
@@ -525,8 +509,6 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     gp_var_num(&v, "nx", nx);
     gp_var_num(&v, "ymax", top * 1.15 / scale);
     gp_var_str(&v, "ttl", title);
-    gp_file_word(kernel->kernel, safe, sizeof safe);
-    gp_fmt(stem, sizeof stem, "crossover-%s", safe);
     int rc = gp_chart_draw(o, "crossover.gp", stem, caption, &v, written, msg, msglen);
     gp_buf_free(&v);
     gp_buf_free(&names);
@@ -539,7 +521,8 @@ static int crossover_one(const gp_dataset *d, const gp_chart_opts *o,
                          const gp_key *kernel, gp_strlist *written,
                          char *msg, size_t msglen)
 {
-    sweep sw = { .w = { .d = d, .need = need_config, .by_config = 1, .only = kernel } };
+    sweep sw = { .w = { .d = d, .need = need_config, .by_config = 1, .sweep_configs = 1,
+                        .only = kernel } };
     if (sweep_open(&sw, "crossover", msg, msglen) != 0 || sw.nk < 2) {
         sweep_free(&sw);
         return 1;
@@ -566,11 +549,16 @@ static int crossover_one(const gp_dataset *d, const gp_chart_opts *o,
 int gp_chart_crossover(const gp_dataset *d, const gp_chart_opts *o,
                        gp_strlist *written, char *msg, size_t msglen)
 {
-    gp_where w = { .d = d, .need = need_config };
+    gp_where w = { .d = d, .need = need_config, .sweep_configs = 1 };
     gp_key *k;
     int nk = gp_keys(&w, &k), drawn = 0;
     for (int i = 0; i < nk; i++) {
-        int chosen = !o->families;             /* --family / --kernel */
+        int chosen = !o->families, seen = 0;   /* --family / --kernel */
+        for (int j = 0; j < i && !seen; j++)   /* one chart per kernel */
+            seen = strcmp(k[j].kernel, k[i].kernel) == 0 &&
+                   strcmp(k[j].precision, k[i].precision) == 0;
+        if (seen)
+            continue;
         for (int j = 0; !chosen && j < o->families->n; j++)
             chosen = gp_family_index(&o->families->f[j], k[i].kernel, k[i].precision) >= 0;
         if (!chosen)

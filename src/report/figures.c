@@ -11,14 +11,15 @@
 /* One chart three ways: 0 drawn, 1 left out (r->notes says why), -1 error. */
 static int one_chart(report *r, gp_chart c, gp_chart_opts *o, char *err, size_t errlen)
 {
-    char fig[PATH_MAX], tex[PATH_MAX], pages[PATH_MAX], msg[1024];
+    char fig[PATH_MAX], tex[PATH_MAX], pages[PATH_MAX], data[PATH_MAX], msg[1024];
     gp_path_join(fig, sizeof fig, r->tmp, "figures");
+    gp_path_join(data, sizeof data, r->tmp, "chart-data");
     gp_path_join(tex, sizeof tex, r->tmp, "latex");
     gp_path_join(pages, sizeof pages, r->work, "pages");
     gp_strlist w = { 0 };
     *o = (gp_chart_opts){ .format = "pdf", .outdir = fig, .workdir = r->work,
-                          .plotsdir = r->plots, .gnuplot = r->gnuplot, .families = r->fams,
-                          .notes = &r->notes };
+                          .datadir = data, .plotsdir = r->plots, .gnuplot = r->gnuplot,
+                          .families = r->fams, .notes = &r->notes };
     memcpy(o->size, r->a->size, sizeof o->size);
     int rc = gp_chart_render(c, r->d, o, &w, msg, sizeof msg);
     for (int i = 0; rc == 0 && i < w.n; i++) {
@@ -28,6 +29,7 @@ static int one_chart(report *r, gp_chart c, gp_chart_opts *o, char *err, size_t 
     }
     gp_strlist_free(&w);
     o->notes = NULL;                         /* said once */
+    o->datadir = NULL;                       /* kept once (LaTeX escapes in the rest) */
     if (rc == 0) {
         o->format = "cairolatex";
         o->outdir = tex;

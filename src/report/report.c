@@ -8,6 +8,9 @@
  *   tables/           the tables, Markdown and LaTeX (booktabs)
  *   writeup-example.tex  a LaTeX document with one figure and one table
  *   data/             the data files it was made from
+ *   chart-data/       the numbers each chart draws, as gnuplot reads them,
+ *                     each series named (the tables show the same numbers:
+ *                     tests/report/consistency.py checks that)
  * It is built in a hidden folder beside the target and renamed into place
  * at the end, so a failure leaves no half-written report. */
 #include <errno.h>
@@ -29,9 +32,9 @@ static void usage(FILE *f)
     fputs("Usage: gemmprof report [OPTION]... DATA.csv...\n"
           "Write reports/<name>/: report.pdf (the tables, typeset by groff if it is\n"
           "installed, then every chart on a page with its caption), each chart as PDF\n"
-          "and cairolatex, the tables as Markdown and LaTeX, writeup-example.tex, and\n"
-          "copies of the data files.  Charts are drawn per family, as gemmprof plot.\n"
-          "\n"
+          "and cairolatex, the tables as Markdown and LaTeX, writeup-example.tex,\n"
+          "copies of the data files, and the numbers behind each chart (chart-data/).\n"
+          "Charts are drawn per family, as gemmprof plot.\n"
           "  -c, --ceilings FILE   ceilings file (needed for the roofline)\n"
           "  -n, --name NAME       report folder name (default: the first file's stem)\n"
           "  -o, --out DIR         parent folder (default: reports)\n"
@@ -126,8 +129,8 @@ static int parse_args(int argc, char **argv, report_args *a, char *err, size_t e
 
 static int subdirs(report *r, char *err, size_t errlen)
 {
-    static const char *const dirs[] = { "figures", "latex", "tables", "data", "work",
-                                        "work/pages" };
+    static const char *const dirs[] = { "figures", "latex", "tables", "data", "chart-data",
+                                        "work", "work/pages" };
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         char p[PATH_MAX];
         gp_path_join(p, sizeof p, r->tmp, dirs[i]);

@@ -31,7 +31,6 @@ static void cell_num(char *c, const char *fmt, double v)
         gp_fmt(c, 64, fmt, v);
 }
 
-static double get_pct(const gp_row *r) { return r->pct_cublas; }
 static double get_time(const gp_row *r) { return r->time_ms; }
 static double get_regs(const gp_row *r) { return r->regs_per_thread; }
 
@@ -48,22 +47,6 @@ static double pct_of_cublas(const gp_where *w, const gp_key *k, gp_getter get,
     if (cublas_over_k)
         return a > 0 && b > 0 ? 100 * b / a : NAN;
     return b > 0 ? 100 * a / b : NAN;
-}
-
-/* The row's own pct_cublas, else GFLOP/s against cuBLAS's in the data. */
-static double pct_cublas(const gp_where *w, const gp_key *k)
-{
-    double p = gp_median(w, k, get_pct);
-    return isnan(p) ? pct_of_cublas(w, k, gp_get_gflops, 0) : p;
-}
-
-static double speedup(const gp_where *w, const gp_key *k)
-{
-    gp_key base;
-    if (gp_baseline_key(w, k->precision, &base) < 0)
-        return NAN;
-    double g = gp_median(w, k, gp_get_gflops), gb = gp_median(w, &base, gp_get_gflops);
-    return gb > 0 ? g / gb : NAN;
 }
 
 /* "yes", or what went wrong, from the first row of the series. */
@@ -87,29 +70,31 @@ static void verdict(const gp_dataset *d, const gp_key *k, const long shape[3],
     gp_fmt(out, 64, "n/a");
 }
 
-static void summary_row(const gp_dataset *d, const long shape[3], const gp_key *k,
-                        char (*c)[64])
+/* Series k[i] at one shape: every number the median of its rows there
+ * (select.h), the same number every other table and chart shows. */
+static void summary_row(const gp_dataset *d, const long shape[3], const gp_key *k, int n,
+                        int i, char (*c)[64])
 {
-    /* every number from one config: the one with counters, if any */
-    gp_where all = { .d = d, .shape = shape }, w = gp_where_counted(&all, k);
-    int usable = !isnan(gp_median(&w, k, gp_get_gflops)) ||
-                 !isnan(gp_median(&w, k, get_time));
-    gp_kernel_label(k->kernel, c[0], 64);
-    gp_fmt(c[1], 64, "%s", k->precision);
-    gp_key used = gp_config_used(&w, k);
+    gp_where w = { .d = d, .shape = shape };
+    const gp_key *s = &k[i];
+    int usable = !isnan(gp_median(&w, s, gp_get_gflops)) ||
+                 !isnan(gp_median(&w, s, get_time));
+    gp_series_name(s, gp_key_kernel_twice(k, n, i), c[0], 64);
+    gp_fmt(c[1], 64, "%s", s->precision);
+    gp_key used = gp_config_at(&(gp_where){ .d = d, .shape = shape, .all_rows = 1 }, s);
     gp_fmt(c[2], 64, "%s", used.config[0] ? used.config : "-");
-    cell_num(c[3], "%.3f", gp_median(&w, k, get_time));
-    double g = gp_median(&w, k, gp_get_gflops);
+    cell_num(c[3], "%.3f", gp_median(&w, s, get_time));
+    double g = gp_median(&w, s, gp_get_gflops);
     cell_num(c[4], g < 100 ? "%.1f" : "%.0f", g);
-    cell_num(c[5], "%.1f", pct_cublas(&w, k));
-    cell_num(c[6], "%.1f", speedup(&w, k));
-    verdict(d, k, shape, usable, c[7]);
-    cell_num(c[8], "%.1f", gp_median(&w, k, gp_get_ai_dram));
-    cell_num(c[9], "%.0f", gp_median(&w, k, gp_get_dram_bytes) / 1e6);
-    cell_num(c[10], "%.0f", gp_median(&w, k, get_regs));
-    cell_num(c[11], "%.0f", gp_median(&w, k, gp_get_spill_bytes));
-    cell_num(c[12], "%.0f", gp_median(&w, k, gp_get_occ_theoretical));
-    cell_num(c[13], "%.0f", gp_median(&w, k, gp_get_occ_achieved));
+    cell_num(c[5], "%.1f", gp_pct_cublas(&w, s));
+    cell_num(c[6], "%.1f", gp_speedup(&w, s));
+    verdict(d, s, shape, usable, c[7]);
+    cell_num(c[8], "%.1f", gp_median(&w, s, gp_get_ai_dram));
+    cell_num(c[9], "%.0f", gp_median(&w, s, gp_get_dram_bytes) / 1e6);
+    cell_num(c[10], "%.0f", gp_median(&w, s, get_regs));
+    cell_num(c[11], "%.0f", gp_median(&w, s, gp_get_spill_bytes));
+    cell_num(c[12], "%.0f", gp_median(&w, s, gp_get_occ_theoretical));
+    cell_num(c[13], "%.0f", gp_median(&w, s, gp_get_occ_achieved));
 }
 
 int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f,
@@ -140,7 +125,7 @@ int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f
         return n == 0 ? 1 : -1;
     }
     for (int i = 0; i < n; i++)
-        summary_row(d, shape, &k[i], t->cell[t->nrow++]);
+        summary_row(d, shape, k, n, i, t->cell[t->nrow++]);
     char sz[64];
     gp_shape_str(shape, sz, sizeof sz);
     gp_fmt(t->caption, sizeof t->caption, "%s at size %s on %s (medians over repeated "
@@ -218,7 +203,8 @@ void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out)
             continue;
         int listed = 0;
         for (int j = 0; j < t->nrow && !listed; j++)
-            listed = strcmp(t->cell[j][0], r->kernel) == 0;
+            listed = strncmp(t->cell[j][0], r->kernel, strlen(r->kernel)) == 0 &&
+                     strchr("[", t->cell[j][0][strlen(r->kernel)]);   /* "k", "k[cfg]" */
         if (!listed)
             continue;
         char line[256];
@@ -233,52 +219,100 @@ void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out)
     }
 }
 
-int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_table *t)
+/* Sizes as columns, after kernel, precision and config: at most
+ * `maxcols`, spread over the sweep.  *ncols, or 1 if there is one size. */
+static int size_heads(gp_where *w, gp_sweep *s, int maxcols, long *pick, gp_table *t)
 {
-    memset(t, 0, sizeof *t);
-    gp_where w = { .d = d, .need = gp_get_gflops, .family = f };
-    gp_sweep s;
-    if (gp_sweep_choose(&w, &s) < 0)
+    if (gp_sweep_choose(w, s) < 0)
         return 1;
-    w.sweep = &s;
+    w->sweep = s;
     long *xs;
-    int nx = gp_sweep_xs(&w, &xs);
+    int nx = gp_sweep_xs(w, &xs);
     if (nx < 2) {
         free(xs);
         return 1;
     }
-    /* At most maxcols sizes, spread over the sweep. */
-    if (maxcols > GP_TABLE_MAXCOL - 1)
-        maxcols = GP_TABLE_MAXCOL - 1;
+    if (maxcols > GP_TABLE_MAXCOL - 3)
+        maxcols = GP_TABLE_MAXCOL - 3;
     int cols = nx < maxcols ? nx : maxcols;
-    long pick[GP_TABLE_MAXCOL];
-    t->ncol = cols + 1;
-    gp_fmt(t->head[0], sizeof t->head[0], "kernel");
-    t->align[0] = 'l';
+    static const char *const first[] = { "kernel", "precision", "config" };
+    t->ncol = cols + 3;
+    for (int j = 0; j < 3; j++) {
+        gp_fmt(t->head[j], sizeof t->head[j], "%s", first[j]);
+        t->align[j] = 'l';
+    }
     for (int j = 0; j < cols; j++) {
         pick[j] = xs[cols == 1 ? 0 : (long)j * (nx - 1) / (cols - 1)];
-        gp_fmt(t->head[j + 1], sizeof t->head[j + 1], "%ld", pick[j]);
-        t->align[j + 1] = 'r';
+        gp_fmt(t->head[j + 3], sizeof t->head[j + 3], "%ld", pick[j]);
+        t->align[j + 3] = 'r';
     }
-    gp_key *k;
-    int n = gp_keys(&w, &k), nref;
-    if (f)
-        n = gp_family_sort(f, k, n, &nref);
-    if (table_alloc(t, n) == 0)
-        for (int i = 0; i < n; i++) {
-            char (*c)[64] = t->cell[t->nrow++];
-            gp_kernel_label(k[i].kernel, c[0], 64);
-            for (int j = 0; j < cols; j++) {
-                w.x = pick[j];
-                double g = gp_median(&w, &k[i], gp_get_gflops);
-                cell_num(c[j + 1], g < 100 ? "%.1f" : "%.0f", g);
-            }
-        }
-    gp_fmt(t->caption, sizeof t->caption, "GFLOP/s by size%s%s, %s", f ? ": " : "",
-           f ? f->title : "", s.label);
-    free(k);
     free(xs);
     return 0;
+}
+
+/* GFLOP/s of each series of w (rows) at each size (columns); the config
+ * column as gp_series_config shows it (w->by_config: as in the rows). */
+static int by_size(gp_where *w, const gp_family *f, int maxcols, gp_table *t)
+{
+    memset(t, 0, sizeof *t);
+    gp_sweep s;
+    long pick[GP_TABLE_MAXCOL];
+    if (size_heads(w, &s, maxcols, pick, t) != 0)
+        return 1;
+    gp_key *k;
+    int n = gp_keys(w, &k), nref;
+    if (f)
+        n = gp_family_sort(f, k, n, &nref);
+    if (table_alloc(t, n) < 0) {
+        free(k);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char (*c)[64] = t->cell[t->nrow++];
+        gp_series_name(&k[i], !w->by_config && gp_key_kernel_twice(k, n, i), c[0], 64);
+        gp_fmt(c[1], 64, "%s", k[i].precision);
+        if (w->by_config)
+            gp_fmt(c[2], 64, "%s", k[i].config);
+        else
+            gp_series_config(k[i].config, c[2], 64);
+        for (int j = 0; j + 3 < t->ncol; j++) {
+            w->x = pick[j];
+            double g = gp_median(w, &k[i], gp_get_gflops);
+            cell_num(c[j + 3], g < 100 ? "%.1f" : "%.0f", g);
+        }
+    }
+    gp_fmt(t->caption, sizeof t->caption, "%s", s.label);   /* callers put theirs before */
+    free(k);
+    return 0;
+}
+
+static void caption_before(gp_table *t, const char *fmt, const char *a, const char *b)
+{
+    char axis[sizeof t->caption];
+    gp_fmt(axis, sizeof axis, "%s", t->caption);
+    gp_fmt(t->caption, sizeof t->caption, fmt, a, b);
+    gp_fmt(t->caption + strlen(t->caption), sizeof t->caption - strlen(t->caption), ", %s",
+           axis);
+}
+
+int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_table *t)
+{
+    gp_where w = { .d = d, .need = gp_get_gflops, .family = f };
+    int rc = by_size(&w, f, maxcols, t);
+    if (rc == 0)
+        caption_before(t, "GFLOP/s by size%s%s", f ? ": " : "", f ? f->title : "");
+    return rc;
+}
+
+int gp_table_sweep(const gp_dataset *d, const gp_key *kernel, int maxcols, gp_table *t)
+{
+    gp_where w = { .d = d, .need = gp_get_gflops, .by_config = 1, .sweep_configs = 1,
+                   .only = kernel };
+    int rc = by_size(&w, NULL, maxcols, t);
+    if (rc == 0)
+        caption_before(t, "GFLOP/s of each tile config of %s (%s) that gemmprof sweep "
+                       "measured, by size", kernel->kernel, kernel->precision);
+    return rc;
 }
 
 void gp_table_markdown(FILE *f, const gp_table *t)
@@ -384,7 +418,9 @@ void gp_table_roff(FILE *f, const gp_table *t)
 }
 
 /* Some columns of a table, in a table of their own. */
-static int pick(const gp_table *in, const int *cols, int n, gp_table *out)
+/* Those of its rows that keep() says yes to (NULL: all). */
+static int pick_rows(const gp_table *in, const int *cols, int n,
+                     int (*keep)(char (*row)[64]), gp_table *out)
 {
     memset(out, 0, sizeof *out);
     gp_fmt(out->caption, sizeof out->caption, "%s", in->caption);
@@ -396,10 +432,19 @@ static int pick(const gp_table *in, const int *cols, int n, gp_table *out)
     }
     if (table_alloc(out, in->nrow) < 0)
         return -1;
-    for (int i = 0; i < in->nrow; i++, out->nrow++)
+    for (int i = 0; i < in->nrow; i++) {
+        if (keep && !keep(in->cell[i]))
+            continue;
         for (int j = 0; j < n; j++)
-            memcpy(out->cell[i][j], in->cell[i][cols[j]], sizeof out->cell[i][j]);
+            memcpy(out->cell[out->nrow][j], in->cell[i][cols[j]], sizeof out->cell[0][j]);
+        out->nrow++;
+    }
     return 0;
+}
+
+static int pick(const gp_table *in, const int *cols, int n, gp_table *out)
+{
+    return pick_rows(in, cols, n, NULL, out);
 }
 
 int gp_table_brief(const gp_table *summary, gp_table *out)
@@ -419,13 +464,133 @@ int gp_table_brief(const gp_table *summary, gp_table *out)
     return 0;
 }
 
-int gp_table_configs(const gp_table *summary, gp_table *out)
+int gp_table_by_size_brief(const gp_table *by_size, gp_table *out)
 {
-    static const int cols[] = { GP_COL_KERNEL, GP_COL_PREC, GP_COL_CONFIG };
-    if (pick(summary, cols, 3, out) < 0)
+    int cols[GP_TABLE_MAXCOL] = { 0 }, n = 1;
+    for (int j = 3; j < by_size->ncol; j++)
+        cols[n++] = j;
+    return pick(by_size, cols, n, out);
+}
+
+/* The fastest config of k's kernel measured at the shape of w, among all
+ * of them (sweep configs included): into *best; returns how many. */
+static int best_config(const gp_where *w, const gp_key *k, gp_key *best, double *g)
+{
+    gp_where all = *w;
+    all.by_config = 1;
+    all.sweep_configs = 1;
+    all.only = k;
+    gp_key *c;
+    int n = gp_keys(&all, &c);
+    *g = NAN;
+    for (int i = 0; i < n; i++) {
+        double v = gp_median(&all, &c[i], gp_get_gflops);
+        if (!isnan(v) && !(v <= *g)) {
+            *g = v;
+            *best = c[i];
+        }
+    }
+    free(c);
+    return n;
+}
+
+static void configs_row(const gp_dataset *d, const long shape[3], const gp_key *k, int i,
+                        char (*c)[64])
+{
+    gp_where w = { .d = d, .shape = shape, .need = gp_get_gflops };
+    gp_series_name(&k[i], 0, c[0], 64);               /* the config is beside it */
+    gp_fmt(c[1], 64, "%s", k[i].precision);
+    gp_key used = gp_config_at(&(gp_where){ .d = d, .shape = shape, .all_rows = 1 }, &k[i]);
+    gp_fmt(c[2], 64, "%s", used.config[0] ? used.config : "-");
+    double g = gp_median(&w, &k[i], gp_get_gflops), bg;
+    cell_num(c[3], g < 100 ? "%.1f" : "%.0f", g);
+    gp_key best = k[i];
+    int nc = best_config(&w, &k[i], &best, &bg);
+    gp_fmt(c[4], 64, "%d", nc);
+    if (nc < 2) {                              /* nothing to compare with */
+        gp_fmt(c[5], 64, "-");
+        gp_fmt(c[6], 64, "-");
+        return;
+    }
+    gp_fmt(c[5], 64, "%s", isnan(bg) ? "n/a" : best.config[0] ? best.config : "-");
+    cell_num(c[6], bg < 100 ? "%.1f" : "%.0f", bg);
+}
+
+int gp_table_configs(const gp_dataset *d, const gp_table *summary, gp_table *t)
+{
+    static const char *const head[] = {
+        "kernel", "precision", "config", "GFLOP/s", "configs measured", "best config",
+        "best GFLOP/s",
+    };
+    memset(t, 0, sizeof *t);
+    t->ncol = (int)(sizeof head / sizeof head[0]);
+    for (int i = 0; i < t->ncol; i++) {
+        gp_fmt(t->head[i], sizeof t->head[i], "%s", head[i]);
+        t->align[i] = i < 3 || i == 5 ? 'l' : 'r';
+    }
+    memcpy(t->shape, summary->shape, sizeof t->shape);
+    gp_where at = { .d = d, .shape = t->shape, .all_rows = 1 };
+    gp_key *k;
+    int n = gp_keys(&at, &k);
+    if (table_alloc(t, n) < 0) {
+        free(k);
         return -1;
-    gp_fmt(out->caption, sizeof out->caption, "The tile configuration of each kernel at "
-           "the size of the tables above (the best one where a kernel was measured in "
-           "several)");
+    }
+    for (int i = 0; i < n; i++)
+        configs_row(d, t->shape, k, i, t->cell[t->nrow++]);
+    free(k);
+    char sz[64];
+    gp_shape_str(t->shape, sz, sizeof sz);
+    gp_fmt(t->caption, sizeof t->caption, "The tile config of each kernel at size %s, and "
+           "where it was measured in several there (gemmprof sweep rows included), the "
+           "fastest of them", sz);
     return 0;
+}
+
+int gp_table_configs_brief(const gp_table *configs, gp_table *out)
+{
+    static const int cols[] = { 0, 1, 2 };
+    if (pick(configs, cols, 3, out) < 0)
+        return -1;
+    gp_fmt(out->caption, sizeof out->caption, "The tile config of each kernel at the "
+           "size of the tables above");
+    return 0;
+}
+
+static int several(char (*row)[64])
+{
+    return atoi(row[4]) > 1;
+}
+
+int gp_table_fastest(const gp_table *configs, gp_table *out)
+{
+    static const int cols[] = { 0, 2, 3, 4, 5, 6 };
+    if (pick_rows(configs, cols, 6, several, out) < 0)
+        return -1;
+    char sz[64];
+    gp_shape_str(configs->shape, sz, sizeof sz);
+    gp_fmt(out->caption, sizeof out->caption, "Kernels measured in several tile configs at "
+           "size %s (gemmprof sweep rows included): the fastest of them", sz);
+    return out->nrow ? 0 : 1;
+}
+
+void gp_table_short_configs(gp_table *t)
+{
+    for (int j = 0; j < t->ncol; j++) {
+        if (!strstr(t->head[j], "config") || strcmp(t->head[j], "configs measured") == 0)
+            continue;
+        for (int i = 0; i < t->nrow; i++) {
+            char c[64];
+            gp_config_short(t->cell[i][j], c, sizeof c);
+            memcpy(t->cell[i][j], c, sizeof c);
+        }
+    }
+}
+
+int gp_table_copy(const gp_table *in, gp_table *out)
+{
+    int cols[GP_TABLE_MAXCOL];
+    for (int j = 0; j < in->ncol; j++)
+        cols[j] = j;
+    return pick(in, cols, in->ncol, out);
 }

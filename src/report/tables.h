@@ -32,14 +32,32 @@ enum { GP_COL_KERNEL, GP_COL_PREC, GP_COL_CONFIG, GP_COL_TIME, GP_COL_GFLOPS,
  * 1 if the family has no row at that size. */
 int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f,
                      gp_table *t);
-/* GFLOP/s per kernel of f (rows) and size (at most `maxcols` columns,
- * spread over the sweep); 1 if there is one size. */
+/* GFLOP/s per series of f (rows: kernel, precision, config) and size (at
+ * most `maxcols` columns, spread over the sweep); 1 if there is one size.
+ * Configs only gemmprof sweep measured are left to gp_table_sweep. */
 int gp_table_by_size(const gp_dataset *d, const gp_family *f, int maxcols, gp_table *t);
+/* The same for every config of one kernel (`kernel`'s kernel and
+ * precision), the sweep's included: one row per config.  1 if one size. */
+int gp_table_sweep(const gp_dataset *d, const gp_key *kernel, int maxcols, gp_table *t);
 /* A summary cut to fit a page: kernel, GFLOP/s, % of cuBLAS, speedup,
  * verified, FLOP/B, DRAM MB, registers, spills, occupancy (short
- * headings); and the tile configs: kernel, precision, config.  0 or -1. */
+ * headings).  0 or -1. */
 int gp_table_brief(const gp_table *summary, gp_table *out);
-int gp_table_configs(const gp_table *summary, gp_table *out);
+/* A by-size table without its precision and config columns (the kernel
+ * column names the config where a kernel has two series).  0 or -1. */
+int gp_table_by_size_brief(const gp_table *by_size, gp_table *out);
+/* At the summary's size, per series: its config and GFLOP/s, how many
+ * configs of its kernel were measured there, and the fastest of them
+ * (computed from the data, sweep rows included).  0 or -1. */
+int gp_table_configs(const gp_dataset *d, const gp_table *summary, gp_table *out);
+/* For a page: its kernel, precision and config columns; and the rows of
+ * kernels measured in several configs (1 if none), without precision. */
+int gp_table_configs_brief(const gp_table *configs, gp_table *out);
+int gp_table_fastest(const gp_table *configs, gp_table *out);
+/* Configs of size-dispatched kernels as "64x64x8/8x4 (tuned)", for a
+ * page (gp_config_short); and a copy of a table.  0 or -1. */
+void gp_table_short_configs(gp_table *t);
+int gp_table_copy(const gp_table *in, gp_table *out);
 /* Rows measured with --energy at one size (`size`, or the largest most
  * have): burst and sustained time, sustained % of cuBLAS, watts, joules
  * per launch and as % of cuBLAS's, GFLOP per joule.  0, 1 if no row has

@@ -52,6 +52,109 @@ static gp_report_table *add_table(report *r, int kind)
     return t;
 }
 
+/* GFLOP/s by size of family f (NULL: every kernel, in tables/ only), if
+ * it has a sweep: tables/STEM.md with the config column, the page and
+ * tables/STEM.tex with the kernel column only. */
+static int by_size_table(report *r, const gp_family *f, int maxcols, char *err,
+                         size_t errlen)
+{
+    gp_table full, brief;
+    int rc = gp_table_by_size(r->d, f, maxcols, &full);
+    if (rc == 0)
+        rc = gp_table_by_size_brief(&full, &brief) < 0 ? -1 : 0;
+    if (rc != 0) {
+        gp_table_free(&full);
+        if (rc < 0)
+            gp_fmt(err, errlen, "out of memory");
+        return rc < 0 ? -1 : 0;                          /* 1: one size only */
+    }
+    char stem[96], word[64] = "";
+    if (f)
+        gp_file_word(f->name, word, sizeof word);      /* a file name: tables/ */
+    gp_fmt(stem, sizeof stem, "gflops_by_size%s%s", f ? "-" : "", word);
+    rc = write_file_tables(r, &full, &brief, stem, err, errlen);
+    gp_table_free(&full);
+    gp_report_table *t = rc == 0 && f ? add_table(r, GP_RT_BY_SIZE) : NULL;
+    if (!t) {
+        gp_table_free(&brief);
+        if (rc == 0 && f)
+            gp_fmt(err, errlen, "out of memory");
+        return rc == 0 && f ? -1 : rc;
+    }
+    t->t = brief;
+    gp_fmt(t->stem, sizeof t->stem, "%s", stem);
+    return 0;
+}
+
+/* The tile configs at the summary's size: tables/configs.md in full
+ * (config, GFLOP/s, how many configs measured, the fastest); on the page
+ * and in configs.tex the configs, and in fastest_configs.* the kernels
+ * measured in several. */
+static int configs_tables(report *r, const gp_table *summary, char *err, size_t errlen)
+{
+    gp_table full = { 0 };
+    gp_report_table *t = add_table(r, GP_RT_CONFIGS);
+    int rc = t && gp_table_configs(r->d, summary, &full) == 0 ? 0 : -1;
+    if (rc == 0 && gp_table_configs_brief(&full, &t->t) == 0) {
+        gp_fmt(t->stem, sizeof t->stem, "configs");
+        rc = write_file_tables(r, &full, &t->t, t->stem, err, errlen);
+    } else {
+        rc = -1;
+    }
+    gp_table fast = { 0 };           /* in tables/ as it is, on the page short */
+    gp_report_table *b = rc == 0 ? add_table(r, GP_RT_CONFIGS) : NULL;
+    int got = b ? gp_table_fastest(&full, &fast) : -1;
+    if (got == 0 && gp_table_copy(&fast, &b->t) < 0)
+        got = -1;
+    if (got == 0) {
+        gp_table_short_configs(&b->t);
+        gp_fmt(b->stem, sizeof b->stem, "fastest_configs");
+        rc = write_file_tables(r, &fast, &b->t, b->stem, err, errlen);
+    } else if (got == 1) {                      /* one config per kernel */
+        r->ntables--;
+    } else {
+        rc = -1;
+    }
+    gp_table_free(&fast);
+    if (rc < 0 && !err[0])
+        gp_fmt(err, errlen, "out of memory");
+    gp_table_free(&full);
+    return rc;
+}
+
+/* Every config of each kernel that gemmprof sweep measured beside its own
+ * (the sweep's series, apart from the kernel's row and curve). */
+static int sweep_tables(report *r, char *err, size_t errlen)
+{
+    gp_where w = { .d = r->d, .need = gp_get_gflops, .sweep_configs = 1 };
+    gp_key *k;
+    int n = gp_keys(&w, &k), rc = 0;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        int swept = 0, seen = 0;
+        for (int j = 0; j < r->d->nrows && !swept; j++)
+            swept = r->d->swept[j] && strcmp(k[i].kernel, r->d->rows[j].kernel) == 0 &&
+                    strcmp(k[i].precision, r->d->rows[j].precision) == 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(k[j].kernel, k[i].kernel) == 0 &&
+                   strcmp(k[j].precision, k[i].precision) == 0;
+        if (!swept || seen)
+            continue;
+        gp_report_table *t = add_table(r, GP_RT_BY_SIZE);
+        if (!t) {
+            gp_fmt(err, errlen, "out of memory");
+            rc = -1;
+        } else if (gp_table_sweep(r->d, &k[i], 9, &t->t) != 0) {
+            gp_table_free(&t->t);
+            r->ntables--;
+        } else {
+            gp_fmt(t->stem, sizeof t->stem, "sweep-%s-%s", k[i].kernel, k[i].precision);
+            rc = write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
+        }
+    }
+    free(k);
+    return rc;
+}
+
 /* A family's summary and its GFLOP/s by size, if it has a sweep. */
 static int family_tables(report *r, const gp_family *f, char *err, size_t errlen)
 {
@@ -68,15 +171,7 @@ static int family_tables(report *r, const gp_family *f, char *err, size_t errlen
     gp_fmt(t->stem, sizeof t->stem, "summary-%s", word);
     rc = write_file_tables(r, &full, &t->t, t->stem, err, errlen);
     gp_table_free(&full);
-    if (rc < 0 || !(t = add_table(r, GP_RT_BY_SIZE)))
-        return -1;
-    if (gp_table_by_size(r->d, f, 9, &t->t) != 0) {        /* one size only */
-        gp_table_free(&t->t);
-        r->ntables--;
-        return 0;
-    }
-    gp_fmt(t->stem, sizeof t->stem, "gflops_by_size-%s", word);
-    return write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
+    return rc < 0 ? -1 : by_size_table(r, f, 9, err, errlen);
 }
 
 /* Energy, if any row was measured with --energy. */
@@ -103,7 +198,7 @@ static int energy_table(report *r, char *err, size_t errlen)
 
 int gp_report_tables(report *r, char *err, size_t errlen)
 {
-    gp_table all, brief, by;
+    gp_table all, brief;
     if (gp_table_summary(r->d, r->a->size, NULL, &all) < 0) {
         gp_fmt(err, errlen, "%s: no kernel has a GFLOP/s value to report%s", r->d->files[0],
                r->a->size[0] ? " at that size" : "");
@@ -115,10 +210,8 @@ int gp_report_tables(report *r, char *err, size_t errlen)
         rc = write_file_tables(r, &all, &brief, "summary", err, errlen);
         gp_table_free(&brief);
     }
-    if (rc == 0 && gp_table_by_size(r->d, NULL, GP_TABLE_MAXCOL - 1, &by) == 0) {
-        rc = write_file_tables(r, &by, &by, "gflops_by_size", err, errlen);
-        gp_table_free(&by);
-    }
+    if (rc == 0)
+        rc = by_size_table(r, NULL, GP_TABLE_MAXCOL, err, errlen);
     gp_families own = { 0 };
     const gp_families *fs = r->fams;
     if (rc == 0 && !fs && gp_families_of(r->d, &own) < 0)
@@ -127,14 +220,10 @@ int gp_report_tables(report *r, char *err, size_t errlen)
     for (int i = 0; rc == 0 && i < fs->n; i++)
         rc = family_tables(r, &fs->f[i], err, errlen);
     gp_families_free(&own);
-    gp_report_table *t = rc == 0 ? add_table(r, GP_RT_CONFIGS) : NULL;
-    if (t && gp_table_configs(&all, &t->t) == 0) {
-        gp_fmt(t->stem, sizeof t->stem, "configs");
-        rc = write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
-    } else if (rc == 0) {
-        gp_fmt(err, errlen, "out of memory");
-        rc = -1;
-    }
+    if (rc == 0)
+        rc = configs_tables(r, &all, err, errlen);
+    if (rc == 0)
+        rc = sweep_tables(r, err, errlen);
     gp_table_free(&all);
     if (rc == 0)
         rc = energy_table(r, err, errlen);
@@ -172,7 +261,10 @@ int gp_report_readme(report *r, char *err, size_t errlen)
                "- `tables/`: the tables as Markdown and LaTeX (`\\usepackage{booktabs}`, "
                "then `\\input{tables/summary.tex}`); one summary per family\n"
                "- `writeup-example.tex`: a minimal document with one figure and one "
-               "table: `pdflatex writeup-example.tex` here\n", r->a->paper);
+               "table: `pdflatex writeup-example.tex` here\n"
+               "- `chart-data/`: the numbers each chart draws, each series named "
+               "(kernel|precision|config); the tables show the same numbers\n",
+               r->a->paper);
     if (r->notes.n)
         fprintf(f, "\nLeft out, or worth knowing:\n\n");
     for (int i = 0; i < r->notes.n; i++) {

@@ -210,27 +210,66 @@ static void multi_gpu_dist_rows_left_to_dist_charts(void **state)
     assert_true(gp_median(&w, &t, gp_get_gflops) == 47000);
 }
 
-/* A kernel swept over tile configs stands for its best config at each
- * size, and every number comes from that config's rows. */
-static void several_configs_use_the_best(void **state)
+/* Each config is its own series with its own numbers (one number per
+ * kernel, config and shape): no kernel stands for its best config.  A
+ * size-dispatched kernel's tiles of one policy are one series. */
+static void each_config_its_own_series(void **state)
 {
     (void)state;
     gp_row rows[] = {
         make_row("tiled", "32x32", 512, 900), make_row("tiled", "64x64", 512, 1500),
-        make_row("tiled", "64x64", 512, 1300),
+        make_row("tiled", "64x64", 512, 1300), make_row("mixed", "default:32x32", 256, 100),
+        make_row("mixed", "default:64x64", 512, 200),
+        make_row("mixed", "tuned:t.csv:64x64", 512, 300),
     };
     rows[0].ai_dram = 5;
     rows[1].ai_dram = 20;
     rows[2].ai_dram = 30;
-    gp_dataset d = { .rows = rows, .nrows = 3 };
+    gp_dataset d = { .rows = rows, .nrows = 6 };
+    long at512[3] = { 512, 512, 512 }, at256[3] = { 256, 256, 256 };
+    gp_where w = { .d = &d, .need = gp_get_gflops, .shape = at512 };
+    gp_key *k;
+    assert_int_equal(gp_keys(&(gp_where){ .d = &d }, &k), 4);
+    free(k);
+    gp_key k32 = { "tiled", "fp32", "32x32" }, k64 = { "tiled", "fp32", "64x64" };
+    assert_true(gp_median(&w, &k32, gp_get_gflops) == 900);
+    assert_true(gp_median(&w, &k32, gp_get_ai_dram) == 5);
+    assert_true(gp_median(&w, &k64, gp_get_gflops) == 1400);
+    assert_true(gp_median(&w, &k64, gp_get_ai_dram) == 25);
+    gp_key def = { "mixed", "fp32", "default:32x32" }, tuned = { "mixed", "fp32",
+                                                                "tuned:t.csv:64x64" };
+    assert_string_equal(gp_config_at(&w, &def).config, "default:64x64");
+    assert_true(gp_median(&w, &def, gp_get_gflops) == 200);
+    assert_true(gp_median(&w, &tuned, gp_get_gflops) == 300);
+    w.shape = at256;
+    assert_true(gp_median(&w, &def, gp_get_gflops) == 100);
+    char cfg[64];
+    gp_series_config("tuned:t.csv:64x64", cfg, sizeof cfg);
+    assert_string_equal(cfg, "tuned:t.csv:*");
+}
+
+/* A config only gemmprof sweep ran, of a kernel that has its own config
+ * from another file, is the sweep's series, kept out of the kernel's
+ * rows; the sweep's run of the kernel's own config is the same fact as
+ * the ladder's. */
+static void sweep_configs_kept_apart(void **state)
+{
+    (void)state;
+    gp_row rows[] = {
+        make_row("tiled", "32x32", 512, 900), make_row("tiled", "64x64", 512, 1500),
+        make_row("tiled", "32x32", 512, 1000),
+    };
+    unsigned char swept[] = { 0, 1, 0 };
+    gp_dataset d = { .rows = rows, .nrows = 3, .swept = swept };
     gp_where w = { .d = &d, .need = gp_get_gflops };
-    gp_key k = { "tiled", "fp32", "32x32" };
-    gp_key used = gp_config_used(&w, &k);
-    assert_string_equal(used.config, "64x64");
-    assert_true(gp_median(&w, &k, gp_get_gflops) == 1400);
-    assert_true(gp_median(&w, &k, gp_get_ai_dram) == 25);
-    w.by_config = 1;                               /* crossover: each on its own */
-    assert_true(gp_median(&w, &k, gp_get_gflops) == 900);
+    gp_key *k;
+    assert_int_equal(gp_keys(&w, &k), 1);
+    assert_string_equal(k[0].config, "32x32");
+    assert_true(gp_median(&w, &k[0], gp_get_gflops) == 950);
+    free(k);
+    w.sweep_configs = 1;
+    assert_int_equal(gp_keys(&w, &k), 2);
+    free(k);
 }
 
 static void shape_is_largest_with_most_kernels(void **state)
@@ -383,7 +422,8 @@ int main(void)
         cmocka_unit_test(labels_do_not_overlap),
         cmocka_unit_test(dense_cluster_is_numbered),
         cmocka_unit_test(medians_skip_failed_rows),
-        cmocka_unit_test(several_configs_use_the_best),
+        cmocka_unit_test(each_config_its_own_series),
+        cmocka_unit_test(sweep_configs_kept_apart),
         cmocka_unit_test(multi_gpu_dist_rows_left_to_dist_charts),
         cmocka_unit_test(shape_is_largest_with_most_kernels),
         cmocka_unit_test(sweep_axis_square_or_varying_dim),
