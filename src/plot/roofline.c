@@ -204,6 +204,38 @@ static void place_labels(gp_roofline *rl)
     rl->numbered = gp_labels_layout(rl->lab, rl->n + 1, &sp);
 }
 
+/* Markers that touch or cover each other (centres less than a marker
+ * apart): gnuplot draws the later point over the earlier, so the chart
+ * names them, "double_buffer over warptiling", as many pairs as fit a line. */
+static void overlap_note(gp_roofline *rl)
+{
+    char list[512] = "";
+    int pairs = 0, listed = 0;
+    for (int j = 0; j < rl->n; j++)
+        for (int i = 0; i < j; i++) {
+            if (hypot(rl->lab[i].px - rl->lab[j].px, rl->lab[i].py - rl->lab[j].py) >=
+                GP_MARKER)
+                continue;
+            char more[600];
+            gp_fmt(more, sizeof more, "%s%s%s over %s", list, listed ? ", " : "",
+                   rl->p[j].name, rl->p[i].name);
+            if (listed == pairs++ && gp_text_width(more, GP_LABEL_FONT) < GP_CHART_W - 150) {
+                gp_fmt(list, sizeof list, "%s", more);
+                listed++;
+            }
+        }
+    if (!pairs)
+        return;
+    char *n = rl->note[rl->nnotes++];
+    if (listed < pairs)
+        gp_fmt(n, sizeof rl->note[0], "Markers drawn over others: %s, and %d more pair%s",
+               list, pairs - listed, pairs - listed > 1 ? "s" : "");
+    else
+        gp_fmt(n, sizeof rl->note[0], "Marker%s drawn over another: %s", pairs > 1 ? "s" : "",
+               list);
+    rl->overlaps = pairs;
+}
+
 static void shift_y(gp_roofline *rl, double dy)
 {
     gp_frame *fr = &rl->fr;
@@ -280,6 +312,7 @@ int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_o
         rl->p[i].g /= rl->scale;
     segments(rl);
     place_labels(rl);
+    overlap_note(rl);
     legend(rl);
     return 0;
 }
@@ -416,20 +449,21 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
         gp_var_num(&v, "ymax", rl.fr.y1);
         gp_log_tics(&v, "xt", rl.fr.x0, rl.fr.x1, 7);
         gp_log_tics(&v, "yt", rl.fr.y0, rl.fr.y1, 7);
-        char ylab[64], n1[256] = "", n2[256] = "";
+        char ylab[64];
         gp_fmt(ylab, sizeof ylab, "Performance (%s)", rl.unit);
         gp_var_str(&v, "ylab", ylab);
-        if (rl.nnotes > 0)
-            gp_chart_text(o->format, rl.note[0], 0, n1, sizeof n1);
-        if (rl.nnotes > 1)
-            gp_chart_text(o->format, rl.note[1], 0, n2, sizeof n2);
-        gp_var_str(&v, "note1", n1);
-        gp_var_str(&v, "note2", n2);
+        for (int i = 0; i < GP_ROOF_NOTES; i++) {
+            char t[400] = "", name[16];
+            if (i < rl.nnotes)
+                gp_chart_text(o->format, rl.note[i], 0, t, sizeof t);
+            gp_fmt(name, sizeof name, "note%d", i + 1);
+            gp_var_str(&v, name, t);
+        }
         gp_var_str(&v, "ttl", title);
         gp_fmt(stem, sizeof stem, f->whole ? "roofline" : "roofline-%s", f->name);
         rc = gp_chart_draw(o, "roofline.gp", stem, caption, &v, written, msg, msglen);
     }
-    if (rc == 0 && rl.nnotes)
+    if (rc == 0 && rl.nnotes > (rl.overlaps > 0))      /* points above every roof */
         gp_fmt(msg, msglen, "roofline: %s (%s)", rl.note[0], rl.note[1]);
     gp_buf_free(&v);
     gp_buf_free(&names);
