@@ -92,7 +92,8 @@ static void typeset_meta(FILE *f, const gp_front *fr)
 {
     const gp_dataset *d = fr->d;
     gp_meta *m = inputs_meta(d);
-    fprintf(f, ".ps 9\n.vs 11\n.TS\ntab(|);\nlB lw(5.2i) .\n");
+    /* ragged right, no hyphens: a command line's words stay as typed */
+    fprintf(f, ".ps 9\n.vs 11\n.na\n.nh\n.TS\ntab(|);\nlB lw(5.2i) .\n");
     for (size_t i = 0; m && i < NMETA; i++) {
         int differ;
         const char *v = common(m, d->nfiles, meta_keys[i], &differ);
@@ -116,7 +117,7 @@ static void typeset_meta(FILE *f, const gp_front *fr)
     }
     fputs("ceilings|T{\n", f);
     roff_line(f, "", d->ceil ? d->ceil_path : "none");
-    fputs("T}\n.TE\n.ps 10\n.vs 12\n", f);
+    fputs("T}\n.TE\n.ad b\n.hy \\n[HY]\n.ps 10\n.vs 12\n", f);
     free(m);
 }
 
