@@ -105,6 +105,7 @@ static void above_notes(gp_roofline *rl, const gp_dataset *d)
     }
     if (!above)
         return;
+    rl->nabove = 2;
     if (listed < above)
         gp_fmt(rl->note[rl->nnotes++], sizeof rl->note[0], "%d kernels above every roof "
                "drawn: %s, ...", above, names);
@@ -204,36 +205,53 @@ static void place_labels(gp_roofline *rl)
     rl->numbered = gp_labels_layout(rl->lab, rl->n + 1, &sp);
 }
 
+/* Append `pair` to the overlap note lines from rl->note[*line] on: a line
+ * full, the next; none left, it is only counted (*unlisted). */
+static void note_pair(gp_roofline *rl, int *line, const char *pair, int *unlisted)
+{
+    const double room = GP_CHART_W - 80;        /* and ", and N more" */
+    char *n = rl->note[*line], more[400];
+    gp_fmt(more, sizeof more, "%s%s%s", n[0] ? n : "Drawn over another marker: ",
+           n[0] ? ", " : "", pair);
+    if (!*unlisted && gp_text_width(more, GP_LABEL_FONT) < room) {
+        gp_fmt(n, sizeof rl->note[0], "%s", more);
+    } else if (!*unlisted && *line + 1 < GP_ROOF_NOTES) {
+        gp_fmt(more, sizeof more, "%s,", n);
+        gp_fmt(n, sizeof rl->note[0], "%s", more);
+        gp_fmt(rl->note[++*line], sizeof rl->note[0], "%s", pair);
+    } else {
+        ++*unlisted;
+    }
+}
+
 /* Markers that touch or cover each other (centres less than a marker
  * apart): gnuplot draws the later point over the earlier, so the chart
- * names them, "double_buffer over warptiling", as many pairs as fit a line. */
+ * names them under the title, "warptiling over double_buffer", on the
+ * note lines left ("and 2 more" for pairs that find none); every pair
+ * goes to rl->overlap_list, for the notes of `gemmprof plot` and report. */
 static void overlap_note(gp_roofline *rl)
 {
-    char list[512] = "";
-    int pairs = 0, listed = 0;
+    int line = rl->nnotes, unlisted = 0;
     for (int j = 0; j < rl->n; j++)
         for (int i = 0; i < j; i++) {
             if (hypot(rl->lab[i].px - rl->lab[j].px, rl->lab[i].py - rl->lab[j].py) >=
                 GP_MARKER)
                 continue;
-            char more[600];
-            gp_fmt(more, sizeof more, "%s%s%s over %s", list, listed ? ", " : "",
-                   rl->p[j].name, rl->p[i].name);
-            if (listed == pairs++ && gp_text_width(more, GP_LABEL_FONT) < GP_CHART_W - 150) {
-                gp_fmt(list, sizeof list, "%s", more);
-                listed++;
-            }
+            char pair[128], list[sizeof rl->overlap_list];
+            gp_fmt(pair, sizeof pair, "%s over %s", rl->p[j].name, rl->p[i].name);
+            gp_fmt(list, sizeof list, "%s%s%s", rl->overlap_list, rl->overlaps++ ? ", " : "",
+                   pair);
+            gp_fmt(rl->overlap_list, sizeof rl->overlap_list, "%s", list);
+            note_pair(rl, &line, pair, &unlisted);
         }
-    if (!pairs)
+    if (!rl->overlaps)
         return;
-    char *n = rl->note[rl->nnotes++];
-    if (listed < pairs)
-        gp_fmt(n, sizeof rl->note[0], "Markers drawn over others: %s, and %d more pair%s",
-               list, pairs - listed, pairs - listed > 1 ? "s" : "");
-    else
-        gp_fmt(n, sizeof rl->note[0], "Marker%s drawn over another: %s", pairs > 1 ? "s" : "",
-               list);
-    rl->overlaps = pairs;
+    rl->nnotes = line + 1;
+    if (unlisted) {
+        char more[400];
+        gp_fmt(more, sizeof more, "%s, and %d more", rl->note[line], unlisted);
+        gp_fmt(rl->note[line], sizeof rl->note[0], "%s", more);
+    }
 }
 
 static void shift_y(gp_roofline *rl, double dy)
@@ -463,8 +481,11 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
         gp_fmt(stem, sizeof stem, f->whole ? "roofline" : "roofline-%s", f->name);
         rc = gp_chart_draw(o, "roofline.gp", stem, caption, &v, written, msg, msglen);
     }
-    if (rc == 0 && rl.nnotes > (rl.overlaps > 0))      /* points above every roof */
-        gp_fmt(msg, msglen, "roofline: %s (%s)", rl.note[0], rl.note[1]);
+    if (rc == 0 && rl.nabove)
+        gp_fmt(msg, msglen, "roofline: %s (%s)%s%s", rl.note[0], rl.note[1],
+               rl.overlaps ? "; drawn over another marker: " : "", rl.overlap_list);
+    else if (rc == 0 && rl.overlaps)
+        gp_fmt(msg, msglen, "roofline: drawn over another marker: %s", rl.overlap_list);
     gp_buf_free(&v);
     gp_buf_free(&names);
     gp_buf_free(&styles);

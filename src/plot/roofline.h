@@ -40,7 +40,9 @@ typedef struct {
     char note[GP_ROOF_NOTES][160];  /* why points lie above every roof (two
                                        lines), then which markers overlap */
     int nnotes;
+    int nabove;              /* of them the lines on points above roofs   */
     int overlaps;            /* pairs of markers drawn over each other    */
+    char overlap_list[1024]; /* all of them, "b over a, d over c"          */
     int hier;                /* L2 points drawn                           */
     int nkey;                /* legend entries                            */
     gp_box key;              /* the legend's area, below the plot area    */
