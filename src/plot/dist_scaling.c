@@ -55,14 +55,17 @@ static double grid_median(const gp_dist_scaling *sc, const gp_row *k, const char
     return gp_dist_median(v, n);
 }
 
-/* The best grid's median of kernel k at `ranks`; NAN if none. */
+/* The best grid's median of kernel k at `ranks` over transport `comm`;
+ * comm NULL: over the best transport (on one rank, any: it sends
+ * nothing).  NAN if none. */
 static double best_grid(const gp_dist_scaling *sc, const gp_row *k, const char *comm,
                         long ranks)
 {
     double best = NAN;
     for (int i = 0; i < sc->d->nrows; i++) {
         const gp_row *r = &sc->d->rows[i];
-        double m = run_of(sc, r, k, comm, ranks) ? grid_median(sc, k, comm, ranks, r->grid)
+        const char *c = comm ? comm : ranks > 1 ? r->comm : NULL;
+        double m = run_of(sc, r, k, comm, ranks) ? grid_median(sc, k, c, ranks, r->grid)
                                                  : NAN;
         if (!isnan(m) && !(m <= best))
             best = m;

@@ -272,6 +272,35 @@ static void scaling_layout_tags_and_columns(void **state)
     }
 }
 
+/* No 1-rank run: the speed-up counts from the best run at the smallest
+ * rank count (that transport's, not a median mixing transports), which
+ * stands at exactly that many GPUs, and a note says so. */
+static void scaling_without_a_one_rank_run(void **state)
+{
+    (void)state;
+    const char *files[] = { FX "cublas-2-1x2-nccl.csv", FX "cublas-4-2x2-nccl.csv",
+                            FX "cublas-2-1x2-staged.csv" };
+    gp_dataset d;
+    load(&d, files, 3);
+    gp_dist_scaling *sc = malloc(sizeof *sc);
+    assert_int_equal(gp_dist_scaling_layout(&d, (long[3]){ 8192, 8192, 8192 }, sc), 0);
+    assert_int_equal(sc->nnotes, 1);
+    assert_non_null(strstr(sc->note[0], "No 1-rank run of cublas"));
+    int found = 0;
+    for (int q = 0; q < sc->np; q++)
+        if (sc->p[q].ranks == 2 && strcmp(sc->k[sc->p[q].s].r->comm, "nccl") == 0) {
+            assert_true(fabs(sc->p[q].speedup - 2.0) < 1e-9);
+            assert_true(fabs(sc->p[q].eff - 100.0) < 1e-9);
+            found++;
+        } else if (sc->p[q].ranks == 2) {
+            assert_true(sc->p[q].speedup < 2.0);     /* staged: slower */
+        }
+    assert_int_equal(found, 1);
+    check_scaling_layout(sc);
+    free(sc);
+    gp_dataset_free(&d);
+}
+
 static void time_chart_one_per_shape_with_stacked_parts(void **state)
 {
     env *e = *state;
@@ -395,6 +424,7 @@ int main(void)
         cmocka_unit_test(scaling_chart_drawn_with_ideal_and_efficiency),
         cmocka_unit_test(scaling_data_every_grid_and_efficiency),
         cmocka_unit_test(scaling_layout_tags_and_columns),
+        cmocka_unit_test(scaling_without_a_one_rank_run),
         cmocka_unit_test(time_chart_one_per_shape_with_stacked_parts),
         cmocka_unit_test(one_rank_count_only_is_skipped_with_a_note),
         cmocka_unit_test(single_gpu_run_file_is_not_dist_data),
