@@ -269,7 +269,12 @@ static int page_lines(FILE *in, FILE *out, int per, int *eof)
         for (char *s = line; *s; s++)          /* one field for table.gp */
             if (*s == '\t' || *s == '"')
                 *s = *s == '\t' ? ' ' : '\'';
-        fprintf(out, "%d\t%s", ++n, line);
+        /* gnuplot drops a field's leading blanks: indents as no-break spaces */
+        size_t lead = strspn(line, " ");
+        fprintf(out, "%d\t", ++n);
+        for (size_t i = 0; i < lead; i++)
+            fputs("\xc2\xa0", out);
+        fputs(line + lead, out);
     }
     return n;
 }
