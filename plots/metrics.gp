@@ -60,7 +60,7 @@ if (!has_dram) {
     plot f using (dram_lo):0:ytic(1) with points ps 0 notitle, @keys
     unset label 1
 }
-unset label 900
+do for [i=911:918] { unset label i }
 unset label 901
 unset key
 unset logscale x

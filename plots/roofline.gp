@@ -11,7 +11,8 @@
 #   knames, klts   numbered points: "N name" (one word each) and their lt
 #   hier     1: also the L2 points (ai_l2) joined to the DRAM ones
 #   xmin, xmax, ymin, ymax, xt, yt   axis ranges and tic lists
-#   ylab, note1, note2   the y axis title; why points lie above every roof
+#   ylab, note1..note3   the y axis title; lines under the title: why points
+#            lie above every roof, which markers are drawn over others
 here = ARG0[1:strlen(ARG0) - strlen('roofline.gp')]
 load here.'style.gp'
 
@@ -23,9 +24,9 @@ eval('set ytics '.yt)
 set xlabel 'Arithmetic intensity (FLOP/byte of DRAM traffic)' offset 0, 0.3
 set ylabel ylab offset 0.5, 0
 if (hier) { set xlabel 'Arithmetic intensity (FLOP/byte of DRAM traffic; squares: of L2 traffic)' }
-if (strlen(note1) > 0) {
-    set label 902 note1 at screen cmid, ctop - 24 * pty center font ',8' tc rgb '#8b0000' front
-    set label 903 note2 at screen cmid, ctop - 35 * pty center font ',8' tc rgb '#8b0000' front
+do for [i=1:3] {
+    set label 901 + i value(sprintf('note%d', i)) at screen cmid, ctop - (13 + 11 * i) * pty \
+        center font ',8' tc rgb '#8b0000' front
 }
 
 col(s) = s[1:strstrt(s, ':') - 1]

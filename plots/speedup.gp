@@ -33,7 +33,7 @@ if (has_sp) {
     plot [xmin:xmax] [1:10] 100 notitle
     unset label 1
 }
-unset label 900
+do for [i=911:918] { unset label i }
 unset label 901
 unset key
 

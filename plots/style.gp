@@ -8,7 +8,8 @@
 #                    and rows
 #   ctop, cleft, cmid, ptx, pty   the chart's top, left edge and middle, one
 #                    point (screen)
-#   cap, capx, capy  on a report page: the caption and where it goes
+#   ncap, cap1.., capx, capy  on a report page: the caption's lines, where
+#                    the first goes
 #   ttl         the title
 # cairolatex writes OUT (.tex) plus a .pdf of the same stem, both in the
 # current directory, so gemmprof runs gnuplot inside the output directory.
@@ -80,6 +81,11 @@ if (exists('lm')) {
     # starts below them); in a multiplot the first panel draws it.
     set label 901 ttl at screen cmid, ctop - 12 * pty center font ',10' front
 }
-if (exists('cap')) {
-    set label 900 cap at screen capx, capy left font ',9' front
+# The caption, wrapped by gemmprof into ncap lines (cap1, cap2, ...):
+# labels 911 to 918 (a multiplot's later panels unset them).
+if (exists('ncap')) {
+    do for [i=1:ncap] {
+        set label 910 + i value(sprintf('cap%d', i)) at screen capx, capy - (i - 1) * 11 * pty \
+            left font ',9' front
+    }
 }

@@ -24,8 +24,8 @@ want="$O/dist_scaling-8192x8192x8192.pdf $O/dist_scaling-16384x16384x128.pdf $O/
 [ "$(sort "$TMP/out" | tr '\n' ' ')" = "$(tr ' ' '\n' <<<"$want" | sort | tr '\n' ' ')" ] &&
     pass plot_dist/one_chart_per_shape || fail plot_dist/one_chart_per_shape "$(cat "$TMP/out")"
 text=$(pdftotext "$O/dist_scaling-8192x8192x8192.pdf" - 2>/dev/null)
-grep -q 'MPI ranks' <<<"$text" && grep -q 'Performance (TFLOP/s)' <<<"$text" &&
-    grep -q 'Parallel efficiency' <<<"$text" &&
+grep -q 'GPUs (one MPI rank each)' <<<"$text" && grep -q 'Speed-up over 1 GPU' <<<"$text" &&
+    grep -q 'Efficiency (%)' <<<"$text" &&
     pass plot_dist/scaling_axis_titles || fail plot_dist/scaling_axis_titles "$text"
 
 "$GP" plot "$FX"/cublas-*.csv --out "$TMP/all" >"$TMP/out" 2>"$TMP/err"

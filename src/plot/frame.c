@@ -96,22 +96,72 @@ int gp_box_overlap(gp_box a, gp_box b, double pad)
     return a.x0 < b.x1 + pad && b.x0 < a.x1 + pad && a.y0 < b.y1 + pad && b.y0 < a.y1 + pad;
 }
 
+/* Where the chart sits on its canvas: the chart itself, or a report page
+ * with the chart centred near its top (the caption goes under it). */
+static void canvas(const gp_chart_opts *o, const gp_frame *f, double *cw, double *ch,
+                   double *ox, double *oy)
+{
+    *cw = f->w, *ch = f->h, *ox = 0, *oy = 0;
+    if (o->page_w > 0) {
+        *cw = o->page_w;
+        *ch = o->page_h;
+        *ox = (*cw - f->w) / 2;
+        *oy = *ch - 60 - f->h;
+    }
+}
+
+void gp_frame_box_vars(gp_buf *v, const gp_chart_opts *o, const gp_frame *f,
+                       const char *prefix, gp_box b)
+{
+    double cw, ch, ox, oy;
+    char name[64];
+    canvas(o, f, &cw, &ch, &ox, &oy);
+    const double at[4] = { (ox + b.x0) / cw, (ox + b.x1) / cw, (oy + b.y0) / ch,
+                           (oy + b.y1) / ch };
+    const char *side[4] = { "l", "r", "b", "t" };
+    for (int i = 0; i < 4; i++) {
+        gp_fmt(name, sizeof name, "%s%sm", prefix, side[i]);
+        gp_var_num(v, name, at[i]);
+    }
+}
+
+int gp_wrap_text(const char *s, double font, double maxw, char lines[][256], int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        while (*s == ' ')
+            s++;
+        size_t end = 0, fit = 0;              /* fit: the last word break that fits */
+        char line[256];
+        while (s[end] && end < sizeof line - 1) {
+            size_t next = end + 1 + strcspn(s + end + 1, " ");
+            if (next >= sizeof line)
+                break;
+            memcpy(line, s, next);
+            line[next] = '\0';
+            if (fit && gp_text_width(line, font) > maxw)
+                break;
+            fit = end = next;
+        }
+        if (!fit)                             /* one word wider than the line */
+            fit = strcspn(s, " ");
+        if (fit >= sizeof lines[0])
+            fit = sizeof lines[0] - 1;
+        memcpy(lines[n], s, fit);
+        lines[n++][fit] = '\0';
+        s += fit;
+    }
+    return n;
+}
+
 void gp_frame_vars(gp_buf *v, const gp_chart_opts *o, const gp_frame *f,
                    const char *caption)
 {
-    double cw = f->w, ch = f->h, ox = 0, oy = 0;
-    if (o->page_w > 0) {                       /* a report page */
-        cw = o->page_w;
-        ch = o->page_h;
-        ox = (cw - f->w) / 2;
-        oy = ch - 60 - f->h;
-    }
+    double cw, ch, ox, oy;
+    canvas(o, f, &cw, &ch, &ox, &oy);
     gp_var_num(v, "cw", cw / 72);
     gp_var_num(v, "ch", ch / 72);
-    gp_var_num(v, "lm", (ox + f->plot.x0) / cw);
-    gp_var_num(v, "rm", (ox + f->plot.x1) / cw);
-    gp_var_num(v, "bm", (oy + f->plot.y0) / ch);
-    gp_var_num(v, "tm", (oy + f->plot.y1) / ch);
+    gp_frame_box_vars(v, o, f, "", f->plot);  /* lm, rm, bm, tm */
     gp_var_num(v, "kx", (ox + f->kx) / cw);
     gp_var_num(v, "ky", (oy + f->ky) / ch);
     gp_var_num(v, "kcols", f->kcols);
@@ -123,12 +173,17 @@ void gp_frame_vars(gp_buf *v, const gp_chart_opts *o, const gp_frame *f,
     gp_var_num(v, "ptx", 1 / cw);
     gp_var_num(v, "pty", 1 / ch);
     if (o->page_w > 0 && caption) {
-        char numbered[1024], text[1200];
+        /* wrapped to the chart's width, never cut: the page has room */
+        char numbered[1024], text[600], name[16], lines[GP_CAPTION_LINES][256];
         gp_fmt(numbered, sizeof numbered, "Figure %d. %s",
                o->captions ? o->captions->n + 1 : 1, caption);
-        gp_fit_text(numbered, 9, f->w);           /* one line under the chart */
-        gp_chart_text(o->format, numbered, 0, text, sizeof text);
-        gp_var_str(v, "cap", text);
+        int n = gp_wrap_text(numbered, 9, f->w, lines, GP_CAPTION_LINES);
+        for (int i = 0; i < n; i++) {
+            gp_chart_text(o->format, lines[i], 0, text, sizeof text);
+            gp_fmt(name, sizeof name, "cap%d", i + 1);
+            gp_var_str(v, name, text);
+        }
+        gp_var_num(v, "ncap", n);
         gp_var_num(v, "capx", (ox) / cw);
         gp_var_num(v, "capy", (oy - 16) / ch);
     }

@@ -60,14 +60,22 @@ int gp_box_overlap(gp_box a, gp_box b, double pad);
 /* Make `s` fit `maxw` at `font`: parenthesised parts go first (a family's
  * "(naive to warptiling)"), then the end, cut with "...". */
 void gp_fit_text(char *s, double font, double maxw);
+/* Break `s` at spaces into lines no wider than `maxw` at `font` (a word
+ * wider than that gets a line of its own): how many, at most `max`. */
+int gp_wrap_text(const char *s, double font, double maxw, char lines[][256], int max);
+#define GP_CAPTION_LINES 8   /* a report page's caption, at most          */
 
 /* gnuplot variables that place the frame: the canvas (the chart, or the
  * report's page with the chart centred near its top and the caption under
  * it), the plot area's edges as screen fractions (lm, rm, bm, tm), the
- * legend's corner (kx, ky) and columns (kcols), the caption (cap, capx,
- * capy). */
+ * legend's corner (kx, ky) and columns (kcols), the caption wrapped to
+ * the chart's width (ncap lines cap1, cap2, ...; capx, capy). */
 void gp_frame_vars(gp_buf *v, const gp_chart_opts *o, const gp_frame *f,
                    const char *caption);
+/* Box `b` (pt, on frame f's chart) as screen fractions, for a multiplot's
+ * panels: PREFIXlm, PREFIXrm, PREFIXbm, PREFIXtm. */
+void gp_frame_box_vars(gp_buf *v, const gp_chart_opts *o, const gp_frame *f,
+                       const char *prefix, gp_box b);
 
 /* Append `text` to a gnuplot word list as one word: in double quotes
  * (gnuplot's word() keeps a quoted word whole), as the format needs it. */

@@ -118,6 +118,30 @@ static gp_box box_at(double x, char just, double cy, double tw, double font)
     return b;
 }
 
+/* Distance from the box to the point (0 inside). */
+static double box_dist(gp_box b, double x, double y)
+{
+    double nx, ny;
+    nearest(b, x, y, &nx, &ny);
+    return hypot(nx - x, ny - y);
+}
+
+/* Without a leader a label reads as the name of the marker nearest it: is
+ * that its own, by a clear margin?  (A marker on its own point's cannot be
+ * told apart by any label; the chart notes those, see overlap.) */
+static int owns(const state *st, int self, gp_box b)
+{
+    const gp_label *l = &st->l[self];
+    double own = box_dist(b, l->px, l->py);
+    for (int j = 0; j < st->n; j++) {
+        const gp_label *o = &st->l[j];
+        if (j != self && hypot(o->px - l->px, o->py - l->py) > 0.5 &&
+            box_dist(b, o->px, o->py) < own + GP_LABEL_MARGIN)
+            return 0;
+    }
+    return 1;
+}
+
 /* Try one spot; keep it if it is clear and cheaper than the best so far. */
 static void consider(const state *st, int i, gp_box b, char just, double cost,
                      gp_label *best, double *best_cost)
@@ -132,6 +156,8 @@ static void consider(const state *st, int i, gp_box b, char just, double cost,
     if (reach > (l->number ? 1.5 : 1) * MAX_LEADER)   /* too far to read as its label */
         return;
     gp_seg lead = { l->px, l->py, lx, ly };
+    if (!leader && !owns(st, i, b))
+        return;
     if (leader)
         cost += 4;
     if (cost >= *best_cost || !clear(st, i, b, leader ? &lead : NULL))
@@ -149,6 +175,12 @@ static void consider(const state *st, int i, gp_box b, char just, double cost,
 static int place_one(state *st, int i)
 {
     gp_label *l = &st->l[i];
+    if (!l->text[0]) {                  /* a marker only: nothing to place */
+        l->shown = "";
+        l->box = (gp_box){ l->px, l->py, l->px, l->py };
+        l->leader = 0;
+        return l->placed = 1;
+    }
     const double f = st->s->font, th = (GP_TEXT_UP + GP_TEXT_DOWN) * f;
     const double g = l->marker / 2 + 2, tw = gp_text_width(l->shown, f);
     gp_label best = *l;
@@ -256,7 +288,7 @@ static int number_marked(gp_label *l, int n, const int *mark)
         l[i].shown = l[i].text;
     }
     for (int i = 0; i < n; i++)
-        if (mark[i] && !l[i].below) {
+        if (mark[i] && !l[i].below && l[i].text[0]) {
             l[i].number = ++k;
             snprintf(l[i].num, sizeof l[i].num, "%d", k);
             l[i].shown = l[i].num;

@@ -2,13 +2,15 @@
  * points on the chart (frame.h).  A label goes beside its point if there
  * is room, else further out with a leader line to it; it never overlaps
  * another label, a marker, a leader or one of the lines it is told about
- * (the roofs), and stays inside the plot area, whose outside holds the
+ * (the roofs), is nearer its own point than any other unless a leader
+ * joins them, and stays inside the plot area, whose outside holds the
  * legend.  Where a point leaves no room for its name, it is labelled with
  * a number instead; if that fails too, its whole cluster, then every point
  * is numbered; the chart lists the numbers, with each point's own marker,
  * in its legend.  A point that not even a number fits beside (a pile of
  * coincident points under two roofs, with --family all) gets no label: its
- * marker and the legend name it. */
+ * marker and the legend name it.  A point whose text is "" has no label;
+ * its marker is only kept clear of the others'. */
 #ifndef GP_PLOT_LABELS_H
 #define GP_PLOT_LABELS_H
 
@@ -40,6 +42,10 @@ typedef struct {
     int nseg;
     double font;
 } gp_label_space;
+
+/* A label without a leader line is at least this much (pt) nearer its
+ * own point than any other point, so it cannot be read as another's. */
+#define GP_LABEL_MARGIN 2.0
 
 /* Place the labels.  Returns how many are shown as numbers (numbered
  * 1, 2, ... in the order of `l`). */

@@ -105,6 +105,7 @@ static void above_notes(gp_roofline *rl, const gp_dataset *d)
     }
     if (!above)
         return;
+    rl->nabove = 2;
     if (listed < above)
         gp_fmt(rl->note[rl->nnotes++], sizeof rl->note[0], "%d kernels above every roof "
                "drawn: %s, ...", above, names);
@@ -204,6 +205,55 @@ static void place_labels(gp_roofline *rl)
     rl->numbered = gp_labels_layout(rl->lab, rl->n + 1, &sp);
 }
 
+/* Append `pair` to the overlap note lines from rl->note[*line] on: a line
+ * full, the next; none left, it is only counted (*unlisted). */
+static void note_pair(gp_roofline *rl, int *line, const char *pair, int *unlisted)
+{
+    const double room = GP_CHART_W - 80;        /* and ", and N more" */
+    char *n = rl->note[*line], more[400];
+    gp_fmt(more, sizeof more, "%s%s%s", n[0] ? n : "Drawn over another marker: ",
+           n[0] ? ", " : "", pair);
+    if (!*unlisted && gp_text_width(more, GP_LABEL_FONT) < room) {
+        gp_fmt(n, sizeof rl->note[0], "%s", more);
+    } else if (!*unlisted && *line + 1 < GP_ROOF_NOTES) {
+        gp_fmt(more, sizeof more, "%s,", n);
+        gp_fmt(n, sizeof rl->note[0], "%s", more);
+        gp_fmt(rl->note[++*line], sizeof rl->note[0], "%s", pair);
+    } else {
+        ++*unlisted;
+    }
+}
+
+/* Markers that touch or cover each other (centres less than a marker
+ * apart): gnuplot draws the later point over the earlier, so the chart
+ * names them under the title, "warptiling over double_buffer", on the
+ * note lines left ("and 2 more" for pairs that find none); every pair
+ * goes to rl->overlap_list, for the notes of `gemmprof plot` and report. */
+static void overlap_note(gp_roofline *rl)
+{
+    int line = rl->nnotes, unlisted = 0;
+    for (int j = 0; j < rl->n; j++)
+        for (int i = 0; i < j; i++) {
+            if (hypot(rl->lab[i].px - rl->lab[j].px, rl->lab[i].py - rl->lab[j].py) >=
+                GP_MARKER)
+                continue;
+            char pair[128], list[sizeof rl->overlap_list];
+            gp_fmt(pair, sizeof pair, "%s over %s", rl->p[j].name, rl->p[i].name);
+            gp_fmt(list, sizeof list, "%s%s%s", rl->overlap_list, rl->overlaps++ ? ", " : "",
+                   pair);
+            gp_fmt(rl->overlap_list, sizeof rl->overlap_list, "%s", list);
+            note_pair(rl, &line, pair, &unlisted);
+        }
+    if (!rl->overlaps)
+        return;
+    rl->nnotes = line + 1;
+    if (unlisted) {
+        char more[400];
+        gp_fmt(more, sizeof more, "%s, and %d more", rl->note[line], unlisted);
+        gp_fmt(rl->note[line], sizeof rl->note[0], "%s", more);
+    }
+}
+
 static void shift_y(gp_roofline *rl, double dy)
 {
     gp_frame *fr = &rl->fr;
@@ -280,6 +330,7 @@ int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_o
         rl->p[i].g /= rl->scale;
     segments(rl);
     place_labels(rl);
+    overlap_note(rl);
     legend(rl);
     return 0;
 }
@@ -427,20 +478,24 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
         gp_var_num(&v, "ymax", rl.fr.y1);
         gp_log_tics(&v, "xt", rl.fr.x0, rl.fr.x1, 7);
         gp_log_tics(&v, "yt", rl.fr.y0, rl.fr.y1, 7);
-        char ylab[64], n1[256] = "", n2[256] = "";
+        char ylab[64];
         gp_fmt(ylab, sizeof ylab, "Performance (%s)", rl.unit);
         gp_var_str(&v, "ylab", ylab);
-        if (rl.nnotes > 0)
-            gp_chart_text(o->format, rl.note[0], 0, n1, sizeof n1);
-        if (rl.nnotes > 1)
-            gp_chart_text(o->format, rl.note[1], 0, n2, sizeof n2);
-        gp_var_str(&v, "note1", n1);
-        gp_var_str(&v, "note2", n2);
+        for (int i = 0; i < GP_ROOF_NOTES; i++) {
+            char t[400] = "", name[16];
+            if (i < rl.nnotes)
+                gp_chart_text(o->format, rl.note[i], 0, t, sizeof t);
+            gp_fmt(name, sizeof name, "note%d", i + 1);
+            gp_var_str(&v, name, t);
+        }
         gp_var_str(&v, "ttl", title);
         rc = gp_chart_draw(o, "roofline.gp", stem, caption, &v, written, msg, msglen);
     }
-    if (rc == 0 && rl.nnotes)
-        gp_fmt(msg, msglen, "roofline: %s (%s)", rl.note[0], rl.note[1]);
+    if (rc == 0 && rl.nabove)
+        gp_fmt(msg, msglen, "roofline: %s (%s)%s%s", rl.note[0], rl.note[1],
+               rl.overlaps ? "; drawn over another marker: " : "", rl.overlap_list);
+    else if (rc == 0 && rl.overlaps)
+        gp_fmt(msg, msglen, "roofline: drawn over another marker: %s", rl.overlap_list);
     gp_buf_free(&v);
     gp_buf_free(&names);
     gp_buf_free(&styles);

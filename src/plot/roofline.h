@@ -21,6 +21,8 @@ typedef struct {
     char name[48];           /* label text: the short kernel name        */
 } gp_roof_point;
 
+#define GP_ROOF_NOTES 3      /* lines under the title                     */
+
 typedef struct {
     gp_frame fr;
     double scale;            /* GFLOP/s per `unit`                        */
@@ -35,8 +37,12 @@ typedef struct {
     int numbered;            /* labels shown as numbers                   */
     double ridge_x, ridge_y;
     char ridge_text[48];
-    char note[2][160];       /* why points lie above every roof           */
+    char note[GP_ROOF_NOTES][160];  /* why points lie above every roof (two
+                                       lines), then which markers overlap */
     int nnotes;
+    int nabove;              /* of them the lines on points above roofs   */
+    int overlaps;            /* pairs of markers drawn over each other    */
+    char overlap_list[1024]; /* all of them, "b over a, d over c"          */
     int hier;                /* L2 points drawn                           */
     int nkey;                /* legend entries                            */
     gp_box key;              /* the legend's area, below the plot area    */

@@ -10,11 +10,66 @@
 #include "util/util.h"
 #include "front.h"
 
-/* The metadata lines of the first page. */
+/* The first page says where the numbers came from.  Facts of the machine
+ * and build are shown once where every input agrees; each input is listed
+ * with its own date, commit and command (one file's date and command used
+ * to stand for all of them), and with any fact where it differs. */
 static const char *const meta_keys[] = {
-    "gpu_name", "date", "gemmprof_version", "git_commit", "cuda_runtime",
-    "driver_version", "cublas_math", "command",
+    "gpu_name", "gemmprof_version", "cuda_runtime", "driver_version", "cublas_math",
 };
+static const char *const input_keys[] = { "date", "git_commit", "command" };
+#define NMETA (sizeof meta_keys / sizeof meta_keys[0])
+#define NINPUT (sizeof input_keys / sizeof input_keys[0])
+
+/* Each input's metadata, read again from its file (the dataset keeps the
+ * first file's only); an unreadable file gets none.  NULL: out of memory. */
+static gp_meta *inputs_meta(const gp_dataset *d)
+{
+    gp_meta *m = calloc((size_t)(d->nfiles > 0 ? d->nfiles : 1), sizeof *m);
+    for (int i = 0; m && i < d->nfiles; i++) {
+        gp_run_file rf;
+        char err[512];
+        gp_meta_init(&m[i]);
+        if (gp_csv_read(d->files[i], &rf, err, sizeof err) == 0) {
+            m[i] = rf.meta;
+            gp_run_file_free(&rf);
+        }
+    }
+    return m;
+}
+
+/* The value every input that has `key` agrees on; NULL if none has it or
+ * they differ (*differ set). */
+static const char *common(const gp_meta *m, int n, const char *key, int *differ)
+{
+    const char *v = NULL;
+    *differ = 0;
+    for (int i = 0; i < n; i++) {
+        const char *x = gp_meta_get(&m[i], key);
+        if (x && v && strcmp(x, v) != 0)
+            *differ = 1;
+        if (x && !v)
+            v = x;
+    }
+    return *differ ? NULL : v;
+}
+
+/* "key: value" for input i's own facts: its date, commit and command,
+ * then those where the inputs differ; one line each into `out`. */
+static int input_lines(const gp_meta *m, int n, int i, char out[][1100], int max)
+{
+    int k = 0, differ;
+    for (size_t j = 0; j < NINPUT && k < max; j++) {
+        const char *v = gp_meta_get(&m[i], input_keys[j]);
+        gp_fmt(out[k++], sizeof out[0], "%s: %s", input_keys[j], v ? v : "not recorded");
+    }
+    for (size_t j = 0; j < NMETA && k < max; j++) {
+        const char *v = gp_meta_get(&m[i], meta_keys[j]);
+        if (!common(m, n, meta_keys[j], &differ) && differ)
+            gp_fmt(out[k++], sizeof out[0], "%s: %s", meta_keys[j], v ? v : "not recorded");
+    }
+    return k;
+}
 
 const char *gp_front_groff(char *path, size_t len)
 {
@@ -35,24 +90,35 @@ static void roff_line(FILE *f, const char *request, const char *text)
 
 static void typeset_meta(FILE *f, const gp_front *fr)
 {
-    fprintf(f, ".ps 9\n.vs 11\n.TS\ntab(|);\nlB lw(5.2i) .\n");
-    for (size_t i = 0; i < sizeof meta_keys / sizeof meta_keys[0]; i++) {
-        const char *v = gp_meta_get(&fr->d->meta, meta_keys[i]);
-        if (!v)
+    const gp_dataset *d = fr->d;
+    gp_meta *m = inputs_meta(d);
+    /* ragged right, no hyphens: a command line's words stay as typed */
+    fprintf(f, ".ps 9\n.vs 11\n.na\n.nh\n.TS\ntab(|);\nlB lw(5.2i) .\n");
+    for (size_t i = 0; m && i < NMETA; i++) {
+        int differ;
+        const char *v = common(m, d->nfiles, meta_keys[i], &differ);
+        if (!v && !differ)
             continue;
         gp_esc_roff(f, meta_keys[i]);
         fputs("|T{\n", f);
-        roff_line(f, "", v);
+        roff_line(f, "", differ ? "differs by input: see each input below" : v);
         fputs("T}\n", f);
     }
-    for (int i = 0; i < fr->d->nfiles; i++) {
-        fputs("data|T{\n", f);
-        roff_line(f, "", fr->d->files[i]);
+    for (int i = 0; i < d->nfiles; i++) {
+        char lines[NINPUT + NMETA][1100], key[32];
+        int n = m ? input_lines(m, d->nfiles, i, lines, NINPUT + NMETA) : 0;
+        gp_fmt(key, sizeof key, "input %d", i + 1);
+        gp_esc_roff(f, key);
+        fputs("|T{\n", f);
+        roff_line(f, "", d->files[i]);
+        for (int k = 0; k < n; k++)
+            roff_line(f, ".br\n", lines[k]);
         fputs("T}\n", f);
     }
     fputs("ceilings|T{\n", f);
-    roff_line(f, "", fr->d->ceil ? fr->d->ceil_path : "none");
-    fputs("T}\n.TE\n.ps 10\n.vs 12\n", f);
+    roff_line(f, "", d->ceil ? d->ceil_path : "none");
+    fputs("T}\n.TE\n.ad b\n.hy \\n[HY]\n.ps 10\n.vs 12\n", f);
+    free(m);
 }
 
 static void typeset_table(FILE *f, const gp_report_table *rt, int number)
@@ -130,33 +196,73 @@ int gp_front_typeset(const gp_front *fr, const char *groff, const char *pdf,
  * spaces, from a ring of buffers, so a printf may take a few. */
 static const char *flat(const char *s)
 {
-    static char ring[4][1024];
+    static char ring[4][4096];
     static int next;
     char *b = ring[next++ % 4];
     gp_chart_text("pdf", s, 0, b, sizeof ring[0]);
     return b;
 }
 
+/* "key   value", the value wrapped at spaces to the page's width (a long
+ * command line is shown whole, not cut). */
+static void text_row(FILE *f, const char *key, const char *value)
+{
+    const int width = 100;
+    value = flat(value);
+    do {
+        int n = (int)strlen(value);
+        if (n > width) {
+            n = width;
+            while (n > 0 && value[n] != ' ')
+                n--;
+            if (n == 0)
+                n = width;
+        }
+        fprintf(f, "%-17s %.*s\n", key, n, value);
+        key = "";
+        value += n;
+        while (*value == ' ')
+            value++;
+    } while (*value);
+}
+
 static void text_page(const gp_front *fr, FILE *f)
 {
-    for (size_t i = 0; i < sizeof meta_keys / sizeof meta_keys[0]; i++) {
-        const char *v = gp_meta_get(&fr->d->meta, meta_keys[i]);
-        if (v)
-            fprintf(f, "%-17s %.110s\n", meta_keys[i], flat(v));
+    const gp_dataset *d = fr->d;
+    gp_meta *m = inputs_meta(d);
+    for (size_t i = 0; m && i < NMETA; i++) {
+        int differ;
+        const char *v = common(m, d->nfiles, meta_keys[i], &differ);
+        if (v || differ)
+            text_row(f, meta_keys[i], differ ? "differs by input" : v);
     }
-    for (int i = 0; i < fr->d->nfiles; i++)
-        fprintf(f, "%-17s %.110s\n", "data", flat(fr->d->files[i]));
-    fprintf(f, "%-17s %.110s\n", "ceilings", fr->d->ceil ? flat(fr->d->ceil_path) : "none");
+    for (int i = 0; i < d->nfiles; i++) {
+        char lines[NINPUT + NMETA][1100], key[32];
+        int n = m ? input_lines(m, d->nfiles, i, lines, NINPUT + NMETA) : 0;
+        gp_fmt(key, sizeof key, "input %d", i + 1);
+        text_row(f, key, d->files[i]);
+        for (int k = 0; k < n; k++)
+            text_row(f, "", lines[k]);
+    }
+    text_row(f, "ceilings", d->ceil ? d->ceil_path : "none");
+    free(m);
     for (int i = 0; i < fr->ntables; i++) {
-        fprintf(f, "\nTable %d. %s\n\n", i + 1, flat(fr->tables[i].t.caption));
+        char key[32];
+        gp_fmt(key, sizeof key, "Table %d.", i + 1);
+        fputc('\n', f);
+        text_row(f, key, fr->tables[i].t.caption);
+        fputc('\n', f);
         gp_table_text(f, &fr->tables[i].t);
         for (int j = 0; j < fr->tables[i].skipped.n; j++)
             fprintf(f, "Skipped: %s\n", flat(fr->tables[i].skipped.v[j]));
     }
     if (fr->captions->n)
         fprintf(f, "\nFigures (one a page, after this):\n");
-    for (int i = 0; i < fr->captions->n; i++)
-        fprintf(f, "  Figure %d. %s\n", i + 1, flat(fr->captions->v[i]));
+    for (int i = 0; i < fr->captions->n; i++) {
+        char key[32];
+        gp_fmt(key, sizeof key, "  Figure %d.", i + 1);
+        text_row(f, key, fr->captions->v[i]);
+    }
     if (fr->notes->n)
         fprintf(f, "\nLeft out:\n");
     for (int i = 0; i < fr->notes->n; i++)
@@ -173,7 +279,12 @@ static int page_lines(FILE *in, FILE *out, int per, int *eof)
         for (char *s = line; *s; s++)          /* one field for table.gp */
             if (*s == '\t' || *s == '"')
                 *s = *s == '\t' ? ' ' : '\'';
-        fprintf(out, "%d\t%s", ++n, line);
+        /* gnuplot drops a field's leading blanks: indents as no-break spaces */
+        size_t lead = strspn(line, " ");
+        fprintf(out, "%d\t", ++n);
+        for (size_t i = 0; i < lead; i++)
+            fputs("\xc2\xa0", out);
+        fputs(line + lead, out);
     }
     return n;
 }

@@ -1,6 +1,7 @@
 /* test_plot_dist.c - the charts of `gemmprof dist` runs (plot_dist.c) drawn
  * from the synthetic fixtures in tests/fixtures/dist: the scaling chart
- * (GFLOP/s, in TFLOP/s here, over ranks, ideal line, efficiency axis) and the time breakdown
+ * (speed-up over GPUs with the ideal line, efficiency in its own panel,
+ * a column per transport; its layout also on the committed h200x2 data) and the time breakdown
  * (stacked bars per rank), checked with pdfinfo (pages) and pdftotext (axis
  * titles, series, labels); the numbers they are drawn from; a malformed file
  * refused with one line naming it; data that is not from `gemmprof dist`
@@ -12,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 
 #include "plot/plot.h"
 #include "plot/charts.h"
+#include "plot/dist.h"
 #include "util/util.h"
 
 #define FX "tests/fixtures/dist/"
@@ -138,18 +141,20 @@ static void scaling_chart_drawn_with_ideal_and_efficiency(void **state)
     assert_int_equal(w.n, 1);
     assert_string_equal(w.v[0], "dist_scaling.pdf");
     gp_fmt(pdf, sizeof pdf, "%s/%s", e->dir, w.v[0]);
-    const char *words[] = { "MPI ranks", "Performance (TFLOP/s)", "Parallel efficiency",
-                            "cublas/nccl", "cublas/staged", "warptiling/nccl",
-                            "ideal (cublas)", "ideal (warptiling)", "1x2", "2x2",
-                            "8192x8192x8192 fp32", "Synthetic GPU (fixture)" };
+    const char *words[] = { "GPUs (one MPI rank each)", "Speed-up over 1 GPU", "Efficiency (%)",
+                            "cublas, nccl", "cublas, staged", "warptiling, nccl",
+                            "ideal (speed-up = GPUs)", "transport: nccl", "transport: staged",
+                            "1x2", "2x1", "2x2", "8192x8192x8192 fp32",
+                            "Synthetic GPU (fixture)" };
     assert_pdf_has(pdf, words, (int)(sizeof words / sizeof words[0]));
     gp_strlist_free(&w);
     gp_dataset_free(&d);
 }
 
-/* The numbers behind the chart: the best grid at 2 ranks (1x2 beats 2x1),
- * the 1-rank point shared by the staged series, efficiency from it. */
-static void scaling_data_best_grid_and_efficiency(void **state)
+/* The numbers behind the chart: every grid at 2 ranks a point, the best
+ * (1x2) on the series' line; speed-up and efficiency from the kernel's
+ * 1-rank run, which the staged series shares. */
+static void scaling_data_every_grid_and_efficiency(void **state)
 {
     env *e = *state;
     need_tools(e);
@@ -163,31 +168,136 @@ static void scaling_data_best_grid_and_efficiency(void **state)
     assert_non_null(f);
     int block = 0, found = 0;
     while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' && strstr(line, "cublas fp32 nccl"))
-            block = 1;
-        else if (line[0] == '#')
-            block = strstr(line, "cublas fp32 staged") ? 2 : 0;
+        if (line[0] == '#')                      /* points, not the lines' blocks */
+            block = strstr(line, "cublas fp32 nccl:") ? 1 :
+                    strstr(line, "cublas fp32 staged:") ? 2 : 0;
+        double x, sp, eff, g;
         long ranks;
-        double g, eff;
-        char grid[32] = "";             /* none at 1 rank */
-        if (sscanf(line, "%ld,%lf,%lf,%31s", &ranks, &g, &eff, grid) < 3)
+        int best;
+        char grid[32] = "";
+        if (sscanf(line, "%lf,%lf,%lf,%ld,%31[^,],%d,%lf", &x, &sp, &eff, &ranks, grid, &best,
+                   &g) != 7)
             continue;
-        if (block == 1 && ranks == 2) {       /* 94378.68 on 1x2 vs 89756.05 on 2x1 */
-            assert_true(g > 94378 && g < 94379);
-            assert_string_equal(grid, "1x2");
-            assert_true(eff > 91.6 && eff < 91.7);  /* 94378.68 / (2 * 51499.37) */
+        if (block == 1 && ranks == 2 && strcmp(grid, "1x2") == 0) {
+            assert_true(g > 94378 && g < 94379);      /* 94378.68 */
+            assert_true(best);
+            assert_true(sp > 1.8326 && sp < 1.8327);  /* 94378.68 / 51499.37 */
+            assert_true(eff > 91.6 && eff < 91.7);
+            found++;
+        }
+        if (block == 1 && ranks == 2 && strcmp(grid, "2x1") == 0) {
+            assert_true(g > 89756 && g < 89757);      /* 89756.05: drawn, off the line */
+            assert_false(best);
             found++;
         }
         if (block == 2 && ranks == 1) {       /* staged has no 1-rank run of its own */
             assert_true(g > 51499 && g < 51500);
+            assert_true(sp > 0.9999 && sp < 1.0001);
             assert_true(eff > 99.99 && eff < 100.01);
-            assert_string_equal(grid, "");
             found++;
         }
     }
     fclose(f);
-    assert_int_equal(found, 2);
+    assert_int_equal(found, 3);
     gp_strlist_free(&w);
+    gp_dataset_free(&d);
+}
+
+/* The layout, on the fixtures and on the committed two-GPU data: one
+ * column per transport, each series in its transport's column; every
+ * point at more than one rank tagged with its grid, the tag nearer its
+ * own marker than any other or joined to it by a leader, never a bare
+ * number; no two markers of a panel on top of each other. */
+static void check_scaling_layout(const gp_dist_scaling *sc)
+{
+    for (int s = 0; s < sc->nk; s++)
+        assert_string_equal(sc->comm[sc->k[s].col], sc->k[s].r->comm);
+    for (int q = 0; q < sc->np; q++) {
+        const gp_dist_point *p = &sc->p[q];
+        const gp_label *l = &sc->lab[q];
+        assert_true(fabs(p->eff - 100 * p->speedup / (double)p->ranks) < 1e-9);
+        if (p->ranks == 1)
+            continue;
+        assert_string_equal(l->shown, p->grid);
+        assert_int_equal(l->number, 0);
+        for (int z = 0; z < sc->np; z++) {
+            const gp_label *o = &sc->lab[z];
+            if (z == q || sc->k[sc->p[z].s].col != sc->k[p->s].col)
+                continue;
+            assert_true(hypot(o->px - l->px, o->py - l->py) >= GP_MARKER);
+            double dx = fmax(fmax(l->box.x0 - o->px, o->px - l->box.x1), 0);
+            double dy = fmax(fmax(l->box.y0 - o->py, o->py - l->box.y1), 0);
+            double ox = fmax(fmax(l->box.x0 - l->px, l->px - l->box.x1), 0);
+            double oy = fmax(fmax(l->box.y0 - l->py, l->py - l->box.y1), 0);
+            if (!l->leader && hypot(dx, dy) <= hypot(ox, oy))
+                fail_msg("tag %s of point %d is as near point %d", l->shown, q, z);
+        }
+    }
+}
+
+static void scaling_layout_tags_and_columns(void **state)
+{
+    (void)state;
+    static const char *const sets[][12] = {
+        { FX "cublas-1.csv", FX "cublas-2-1x2-nccl.csv", FX "cublas-2-2x1-nccl.csv",
+          FX "cublas-2-1x2-staged.csv", FX "cublas-4-2x2-nccl.csv", FX "warptiling-1.csv",
+          FX "warptiling-2-1x2-nccl.csv" },
+        { "reports/data/h200x2/dist-cublas-8192-1rank.csv",
+          "reports/data/h200x2/dist-cublas-8192-1x2-nccl.csv",
+          "reports/data/h200x2/dist-cublas-8192-1x2-staged.csv",
+          "reports/data/h200x2/dist-cublas-8192-2x1-nccl.csv",
+          "reports/data/h200x2/dist-cublas-8192-2x1-staged.csv",
+          "reports/data/h200x2/dist-wide_tile-8192-1rank.csv",
+          "reports/data/h200x2/dist-wide_tile-8192-1x2-nccl.csv",
+          "reports/data/h200x2/dist-wide_tile-8192-1x2-staged.csv",
+          "reports/data/h200x2/dist-wide_tile-8192-2x1-nccl.csv",
+          "reports/data/h200x2/dist-wide_tile-8192-2x1-staged.csv" },
+    };
+    static const int ncols[] = { 2, 2 }, nseries[] = { 3, 4 };
+    for (int i = 0; i < 2; i++) {
+        int n = 0;
+        while (n < 12 && sets[i][n])
+            n++;
+        if (access(sets[i][n - 1], R_OK) != 0)
+            skip();                               /* run from the repository root */
+        gp_dataset d;
+        load(&d, sets[i], n);
+        gp_dist_scaling *sc = malloc(sizeof *sc);
+        assert_int_equal(gp_dist_scaling_layout(&d, (long[3]){ 8192, 8192, 8192 }, sc), 0);
+        assert_int_equal(sc->ncols, ncols[i]);
+        assert_int_equal(sc->nk, nseries[i]);
+        check_scaling_layout(sc);
+        free(sc);
+        gp_dataset_free(&d);
+    }
+}
+
+/* No 1-rank run: the speed-up counts from the best run at the smallest
+ * rank count (that transport's, not a median mixing transports), which
+ * stands at exactly that many GPUs, and a note says so. */
+static void scaling_without_a_one_rank_run(void **state)
+{
+    (void)state;
+    const char *files[] = { FX "cublas-2-1x2-nccl.csv", FX "cublas-4-2x2-nccl.csv",
+                            FX "cublas-2-1x2-staged.csv" };
+    gp_dataset d;
+    load(&d, files, 3);
+    gp_dist_scaling *sc = malloc(sizeof *sc);
+    assert_int_equal(gp_dist_scaling_layout(&d, (long[3]){ 8192, 8192, 8192 }, sc), 0);
+    assert_int_equal(sc->nnotes, 1);
+    assert_non_null(strstr(sc->note[0], "No 1-rank run of cublas"));
+    int found = 0;
+    for (int q = 0; q < sc->np; q++)
+        if (sc->p[q].ranks == 2 && strcmp(sc->k[sc->p[q].s].r->comm, "nccl") == 0) {
+            assert_true(fabs(sc->p[q].speedup - 2.0) < 1e-9);
+            assert_true(fabs(sc->p[q].eff - 100.0) < 1e-9);
+            found++;
+        } else if (sc->p[q].ranks == 2) {
+            assert_true(sc->p[q].speedup < 2.0);     /* staged: slower */
+        }
+    assert_int_equal(found, 1);
+    check_scaling_layout(sc);
+    free(sc);
     gp_dataset_free(&d);
 }
 
@@ -312,7 +422,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scaling_chart_drawn_with_ideal_and_efficiency),
-        cmocka_unit_test(scaling_data_best_grid_and_efficiency),
+        cmocka_unit_test(scaling_data_every_grid_and_efficiency),
+        cmocka_unit_test(scaling_layout_tags_and_columns),
+        cmocka_unit_test(scaling_without_a_one_rank_run),
         cmocka_unit_test(time_chart_one_per_shape_with_stacked_parts),
         cmocka_unit_test(one_rank_count_only_is_skipped_with_a_note),
         cmocka_unit_test(single_gpu_run_file_is_not_dist_data),
