@@ -1,5 +1,5 @@
 /* report.c - `gemmprof report DATA.csv ...`: everything a write-up needs,
- * in reports/<name>/:
+ * in results/reports/<name>/ (git-ignored: never into the source tree):
  *   report.pdf        the tables (typeset by groff if it is installed),
  *                     then every chart on its own A4 or Letter page with
  *                     a one-line caption under it
@@ -27,13 +27,14 @@
 static void usage(FILE *f)
 {
     fputs("Usage: gemmprof report DATA.csv [DATA2.csv ...] [options]\n"
-          "Write reports/<name>/: report.pdf (the tables, typeset by groff if it is\n"
-          "installed, then every chart on a page with its caption), each chart as PDF\n"
-          "and cairolatex, the tables as Markdown and LaTeX, writeup-example.tex, and\n"
-          "copies of the data files.  Charts are drawn per family, as gemmprof plot.\n"
+          "Write results/reports/<name>/: report.pdf (the tables, typeset by groff\n"
+          "if it is installed, then every chart on a page with its caption), each\n"
+          "chart as PDF and cairolatex, the tables as Markdown and LaTeX,\n"
+          "writeup-example.tex, and copies of the data files.  Charts are drawn per\n"
+          "family, as gemmprof plot.\n"
           "  -c, --ceilings FILE   ceilings file (needed for the roofline)\n"
           "  -n, --name NAME       report folder name (default: the first file's stem)\n"
-          "  -o, --out DIR         parent folder (default: reports)\n"
+          "  -o, --out DIR         parent folder (default: results/reports)\n"
           "  -s, --size N|M,N,K    the size for the roofline, metrics and summary\n"
           "  -p, --paper P         a4 (default) or letter: the pages of report.pdf\n"
           "      --family LIST     the families to chart (see gemmprof plot --help)\n"
@@ -54,7 +55,7 @@ static int parse_args(int argc, char **argv, report_args *a, char *err, size_t e
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    *a = (report_args){ .out = "reports", .paper = "a4" };
+    *a = (report_args){ .out = "results/reports", .paper = "a4" };
     optind = 0;
     opterr = 0;
     int c;
