@@ -266,6 +266,9 @@ static int no_required(reader *rd, int line, const char *name)
     for (; f < rd->nfield && strlen(head) < 40; f++)
         snprintf(head + strlen(head), sizeof head - strlen(head), "%s%s",
                  f ? "," : "", rd->field[f]);
+    for (char *p = head; *p; p++)       /* a binary file: keep the line one line */
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+            *p = '?';
     return fail(rd, line, 1, "no column '%s' in the header row '%.40s%s' (not a "
                 "gemmprof run file, or its header row is missing)", name, head,
                 strlen(head) > 40 || f < rd->nfield ? "..." : "");
