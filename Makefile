@@ -144,7 +144,7 @@ INJECT    := $(LIBDIR)/gemmprof/libgemmprof-inject.so
 INJECT_OBJ := $(INJECT_C:%.c=$(B)/%.o) \
              $(addprefix $(B)/src/trace/,env.o filter.o launch_row.o) \
              $(addprefix $(B)/src/cupti/,loader.o host.o session.o replay.o explain.o metric_list.o) \
-             $(addprefix $(B)/src/data/,row.o csv.o meta.o kernel_name.o) \
+             $(addprefix $(B)/src/data/,row.o value.o csv.o meta.o kernel_name.o) \
              $(addprefix $(B)/src/util/,errors.o text.o clock.o) \
              $(B)/src/gpu/occupancy.o $(B)/gen/version.o
 
@@ -244,15 +244,20 @@ endif
 test check: $(BIN)/gemmprof $(INJECT) $(TESTS)
 	@$(TEST_ENV) GEMMPROF_BIN=$(BIN)/gemmprof GEMMPROF_BUILD=$(CUB) bash tests/run.sh $(TESTS)
 
-# Charts and reports from the committed reference data (no GPU needed).
+# Charts and reports from the committed reference data (no GPU needed),
+# into results/ (git-ignored): building them leaves the source tree as it
+# was (tests/clean_tree.sh checks).  REPORTS=reports/examples regenerates
+# the committed example reports on purpose.
+# DATA: which reports/data/<gpu>/ folders (default: every one, the lead's
+# h100 too).
+DATA ?= $(wildcard reports/data/*/)
+CHARTS ?= results/charts
 plots: $(BIN)/gemmprof
-	for d in reports/data/*/; do $(BIN)/gemmprof plot $$d*.csv --out reports/charts/$$(basename $$d) || exit; done
+	for d in $(DATA); do $(BIN)/gemmprof plot $${d%/}/*.csv --out $(CHARTS)/$$(basename $$d) || exit; done
 
-# Every reports/data/<gpu>/ folder (the lead's h100 too); REPORTS=reports/examples
-# regenerates the committed example reports.
-REPORTS ?= reports
+REPORTS ?= results/reports
 report: $(BIN)/gemmprof
-	for d in reports/data/*/; do $(BIN)/gemmprof report $$d*.csv --name $$(basename $$d) --out $(REPORTS) || exit; done
+	for d in $(DATA); do $(BIN)/gemmprof report $${d%/}/*.csv --name $$(basename $$d) --out $(REPORTS) || exit; done
 
 # The flags live in scripts/gemmprof-build (installed as bin/gemmprof-build).
 plugin:

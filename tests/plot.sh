@@ -192,9 +192,9 @@ bad() {
     [ -e "$TMP/bad-$name" ] && fail "plot/bad_input_${name}_leaves_nothing" ||
         pass "plot/bad_input_${name}_leaves_nothing"
 }
-bad empty ".*empty.csv: empty" "$TMP/empty.csv"
-bad not_csv ".*image.csv: .*no column 'kernel'" "$TMP/image.csv"
-bad missing_column ".*no_k.csv: no column 'k'" "$TMP/no_k.csv"
+bad empty ".*empty.csv:1:1: empty file" "$TMP/empty.csv"
+bad not_csv ".*image.csv:1:1: no column 'kernel'" "$TMP/image.csv"
+bad missing_column ".*no_k.csv:1:1: no column 'k'" "$TMP/no_k.csv"
 bad all_na ".*all_na.csv: nothing measured" "$TMP/all_na.csv"
 bad no_such_file ".*nope.csv: No such file" "$TMP/nope.csv"
 expect plot/unknown_chart 2 "unknown chart 'pie'" -- "$GP" plot "$RUN" --charts pie
@@ -307,7 +307,7 @@ rc=$?
     pdftotext "$R/nogroff/report.pdf" - | grep -q 'Figure 1. ' &&
     pass report/without_groff_text_pages ||
     fail report/without_groff_text_pages "exit $rc: $(cat "$TMP/err")"
-expect report/bad_data_exit_2 2 "^gemmprof: .*empty.csv: empty" -- "$GP" report "$TMP/empty.csv" --out "$TMP/badrep"
+expect report/bad_data_exit_2 2 "^gemmprof: .*empty.csv:1:1: empty file" -- "$GP" report "$TMP/empty.csv" --out "$TMP/badrep"
 [ -e "$TMP/badrep" ] && fail report/bad_data_leaves_nothing || pass report/bad_data_leaves_nothing
 expect report/bad_name 2 "bad --name" -- "$GP" report "$RUN" --name ../x --out "$TMP/badname"
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "ceilings.h"
 #include "util/util.h"
+#include "value.h"
 
 #define HEADER "ceiling,unit,measured,theoretical,pct_of_theoretical,method"
 #define NFIELDS 6
@@ -86,15 +87,18 @@ int gp_ceilings_write(const char *path, const gp_ceilings *c, char *err,
     return gp_write_atomic(path, write_body, c, err, errlen);
 }
 
-/* Split one CSV line in place into at most `max` fields ("" quoting).
- * Returns the number of fields, -1 on an unterminated quote. */
-static int split_csv(char *s, char **fld, int max)
+/* Split one CSV line in place into at most `max` fields ("" quoting),
+ * each field's column (1-based, from `line0`) in col[].  Returns the
+ * number of fields, -1 on an unterminated quote. */
+static int split_csv(char *s, const char *line0, char **fld, int *col, int max)
 {
     int n = 0;
     for (;;) {
         char *out = s;
-        if (n < max)
+        if (n < max) {
             fld[n] = out;
+            col[n] = (int)(s - line0) + 1;
+        }
         ++n;
         if (*s == '"') {
             ++s;
@@ -126,19 +130,6 @@ static int split_csv(char *s, char **fld, int max)
     }
 }
 
-/* "NA" -> NAN; otherwise a whole finite number. */
-static int parse_num(const char *s, double *v)
-{
-    if (strcmp(s, "NA") == 0) {
-        *v = NAN;
-        return 0;
-    }
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    return (end == s || *end || errno == ERANGE || !isfinite(*v)) ? -1 : 0;
-}
-
 static char *trim(char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -150,74 +141,102 @@ static char *trim(char *s)
     return s;
 }
 
-/* "# key: value"; other comment lines are free text and ignored. */
-static void parse_meta(char *line, gp_meta *m)
+/* The position of a problem: "PATH:LINE:COL: ". */
+typedef struct {
+    const char *path;
+    int line;
+    char *err;
+    size_t errlen;
+} ceil_pos;
+
+static int fail_at(const ceil_pos *p, int col, const char *what)
 {
-    char *s = trim(line + 1);
-    char *colon = strchr(s, ':');
-    if (!colon || colon == s)
-        return;
-    *colon = '\0';
-    char *key = trim(s), *val = trim(colon + 1);
-    if (*key && !strpbrk(key, " \t") && strlen(key) < sizeof m->kv[0].key)
-        gp_meta_set(m, key, "%s", val);
+    snprintf(p->err, p->errlen, "%s:%d:%d: %s", p->path, p->line, col, what);
+    return -1;
 }
 
-static int parse_row(char *line, gp_ceiling *r, const char *path, int ln,
-                     char *err, size_t errlen)
+/* measured and theoretical are rates (>= 0), pct_of_theoretical 0..100;
+ * NA where nobody knows. */
+static int parse_numbers(char **f, const int *col, gp_ceiling *r, const ceil_pos *p)
 {
-    static const char *numcol[] = {"measured", "theoretical",
-                                   "pct_of_theoretical"};
-    char *f[NFIELDS];
-    int nf = split_csv(line, f, NFIELDS);
-    if (nf < 0) {
-        snprintf(err, errlen, "%s:%d: unterminated quote", path, ln);
-        return -1;
-    }
-    if (nf != NFIELDS) {
-        snprintf(err, errlen, "%s:%d: %d fields, expected %d", path, ln, nf,
-                 NFIELDS);
-        return -1;
-    }
-    if (!*f[0]) {
-        snprintf(err, errlen, "%s:%d: empty ceiling name", path, ln);
-        return -1;
-    }
-    double *num[] = {&r->measured, &r->theoretical, &r->pct_of_theoretical};
-    for (int i = 0; i < 3; ++i)
-        if (parse_num(f[2 + i], num[i]) != 0) {
-            snprintf(err, errlen, "%s:%d: malformed number '%.40s' in column %s",
-                     path, ln, f[2 + i], numcol[i]);
-            return -1;
+    static const char *const name[] = { "measured", "theoretical", "pct_of_theoretical" };
+    const gp_range *range[] = { &gp_range_nonneg, &gp_range_nonneg, &gp_range_pct };
+    double *num[] = { &r->measured, &r->theoretical, &r->pct_of_theoretical };
+    for (int i = 0; i < 3; ++i) {
+        char msg[200], why[160];
+        *num[i] = NAN;
+        if (strcmp(f[2 + i], "NA") == 0)
+            continue;
+        if (gp_value_parse(f[2 + i], range[i], num[i], why, sizeof why) != 0) {
+            snprintf(msg, sizeof msg, "%s: %s", name[i], why);
+            return fail_at(p, col[2 + i], msg);
         }
+    }
+    return 0;
+}
+
+static int parse_row(char *line, const char *line0, gp_ceiling *r, const ceil_pos *p)
+{
+    char *f[NFIELDS], msg[64];
+    int col[NFIELDS];
+    int nf = split_csv(line, line0, f, col, NFIELDS);
+    if (nf < 0)
+        return fail_at(p, (int)(line - line0) + 1, "unterminated quote");
+    if (nf != NFIELDS) {
+        snprintf(msg, sizeof msg, "%d fields, expected %d", nf, NFIELDS);
+        return fail_at(p, (int)(line - line0) + 1, msg);
+    }
+    if (!*f[0])
+        return fail_at(p, col[0], "empty ceiling name");
+    if (parse_numbers(f, col, r, p) != 0)
+        return -1;
     snprintf(r->name, sizeof r->name, "%s", f[0]);
     snprintf(r->unit, sizeof r->unit, "%s", f[1]);
     snprintf(r->method, sizeof r->method, "%s", f[5]);
     return 0;
 }
 
-/* Reads lines after the header; 0 or -1 with err. */
-static int read_rows(FILE *f, gp_ceilings *c, const char *path, int *ln,
-                     char *err, size_t errlen)
+/* One row per ceiling: plots look them up by name, so a second row of a
+ * name would be a second number for one fact. */
+static int duplicate(const gp_ceilings *c, const ceil_pos *p, const int *lines)
+{
+    for (int i = 0; i < c->n; ++i)
+        if (strcmp(c->c[i].name, c->c[c->n].name) == 0) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "duplicate ceiling '%.48s' (also on line %d)",
+                     c->c[i].name, lines[i]);
+            return fail_at(p, 1, msg);
+        }
+    return 0;
+}
+
+/* Reads lines after the header; 0 or -1 with err.  A last line without a
+ * newline is refused: the file is written whole and renamed, so that is a
+ * file cut off by something else. */
+static int read_rows(FILE *f, gp_ceilings *c, ceil_pos *p)
 {
     char line[4096];
+    int lines[GP_CEILINGS_MAX];
     while (fgets(line, sizeof line, f)) {
-        ++*ln;
+        ++p->line;
+        int newline = strchr(line, '\n') != NULL;
         char *s = trim(line);
         if (!*s)
             continue;
         if (*s == '#') {
-            parse_meta(s, &c->meta);
+            gp_meta_read_line(&c->meta, s, p->line);
             continue;
         }
+        if (!newline)
+            return fail_at(p, (int)strlen(line) + 1, "last line is cut off (no newline)");
         if (c->n == GP_CEILINGS_MAX) {
-            snprintf(err, errlen, "%s:%d: more than %d ceilings", path, *ln,
-                     GP_CEILINGS_MAX);
-            return -1;
+            char msg[48];
+            snprintf(msg, sizeof msg, "more than %d ceilings", GP_CEILINGS_MAX);
+            return fail_at(p, 1, msg);
         }
-        if (parse_row(s, &c->c[c->n], path, *ln, err, errlen) != 0)
+        if (parse_row(s, line, &c->c[c->n], p) != 0 || duplicate(c, p, lines) != 0)
             return -1;
-        c->n++;
+        lines[c->n++] = p->line;
     }
     return 0;
 }
@@ -233,36 +252,34 @@ int gp_ceilings_read(const char *path, gp_ceilings *c, char *err,
         return -1;
     }
     char line[4096];
-    int ln = 0, seen = 0, rc = -1;
+    ceil_pos p = { path, 0, err, errlen };
+    int seen = 0, rc = -1;
     while (fgets(line, sizeof line, f)) {
-        ++ln;
+        ++p.line;
         char *s = trim(line);
         if (!*s)
             continue;
         seen = 1;
         if (*s == '#') {
-            parse_meta(s, &c->meta);
+            gp_meta_read_line(&c->meta, s, p.line);
             continue;
         }
         if (strcmp(s, HEADER) != 0) {
-            snprintf(err, errlen, "%s:%d: wrong header '%.60s' (expected '%s')",
-                     path, ln, s, HEADER);
+            snprintf(err, errlen, "%s:%d:1: wrong header '%.60s' (expected '%s')",
+                     path, p.line, s, HEADER);
             goto out;
         }
-        rc = read_rows(f, c, path, &ln, err, errlen);
+        rc = gp_meta_check(&c->meta, path, GP_CEILINGS_SCHEMA, err, errlen);
+        if (rc == 0)
+            rc = read_rows(f, c, &p);
+        if (rc == 0)
+            rc = gp_meta_check(&c->meta, path, GP_CEILINGS_SCHEMA, err, errlen);
         goto out;
     }
-    snprintf(err, errlen, seen ? "%s: no header row" : "%s: empty file", path);
+    snprintf(err, errlen, "%s:%d:1: %s", path, p.line + 1,
+             seen ? "no header row after the '#' lines" : "empty file (no header row)");
 out:
     fclose(f);
-    if (rc == 0) {
-        const char *schema = gp_meta_get(&c->meta, "schema");
-        if (schema && strcmp(schema, GP_CEILINGS_SCHEMA) != 0) {
-            snprintf(err, errlen, "%s: schema '%.60s', expected '%s'", path,
-                     schema, GP_CEILINGS_SCHEMA);
-            rc = -1;
-        }
-    }
     return rc;
 }
 

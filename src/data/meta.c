@@ -41,6 +41,7 @@ int gp_meta_set(gp_meta *m, const char *key, const char *fmt, ...)
         i = m->n++;
         memcpy(m->kv[i].key, key, klen + 1);
     }
+    m->kv[i].line = m->kv[i].col = 0;
     char *v = m->kv[i].value;
     va_list ap;
     va_start(ap, fmt);

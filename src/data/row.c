@@ -66,6 +66,30 @@ int gp_column_index(const char *name)
     return -1;
 }
 
+/* Every number of a run file is a size, count, time, rate, ratio or
+ * percentage, so >= 0 unless named here.  A verification error is inf when
+ * the reference is all zero and C is not (a failed check, written so). */
+const gp_range *gp_column_range(const gp_column *c)
+{
+    static const struct { const char *name; const gp_range *r; } except[] = {
+        { "m", &gp_range_size }, { "n", &gp_range_size }, { "k", &gp_range_size },
+        { "ranks", &gp_range_size },
+        { "alpha", &gp_range_any }, { "beta", &gp_range_any },
+        { "max_rel_err", &gp_range_error }, { "rel_err_fro", &gp_range_error },
+        { "occupancy_theoretical", &gp_range_pct },
+        { "sm__warps_active.avg.pct_of_peak_sustained_active", &gp_range_pct },
+    };
+    for (size_t i = 0; i < sizeof except / sizeof except[0]; i++)
+        if (strcmp(c->name, except[i].name) == 0)
+            return except[i].r;
+    return &gp_range_nonneg;
+}
+
+int gp_row_multi_gpu(const gp_row *r)
+{
+    return r->ranks > 1 && r->comm[0] && strcmp(r->comm, "NA") != 0;
+}
+
 int gp_row_skipped(const gp_row *r)
 {
     return strncmp(r->status, "skipped:", 8) == 0;
@@ -84,12 +108,19 @@ void gp_row_init(gp_row *r)
     r->verified = -1;
 }
 
-/* a / b, NA if either is NA or b is zero. */
+/* x, or NA if it overflowed: a derived number must read back (the reader
+ * refuses infinities), and an overflowed one says nothing. */
+static double finite_or_na(double x)
+{
+    return isfinite(x) ? x : NAN;
+}
+
+/* a / b, NA if either is NA, b is zero or the quotient overflows. */
 static double ratio(double a, double b)
 {
     if (isnan(a) || isnan(b) || b == 0)
         return NAN;
-    return a / b;
+    return finite_or_na(a / b);
 }
 
 /* FLOPs of one precision's triple: an FMA counts two.  NAN if any is NA. */
@@ -154,7 +185,7 @@ void gp_row_derive(gp_row *r)
     double f[FL_N];
     int counted[FL_N];
     class_flops(m, f, counted);
-    r->flop_count = flop_count(f, counted);
+    r->flop_count = finite_or_na(flop_count(f, counted));
     if (!r->precision[0])
         snprintf(r->precision, sizeof r->precision, "%s", dominant_class(f));
     r->flop_2mnk = (r->m > 0 && r->n > 0 && r->k > 0)

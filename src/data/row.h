@@ -11,6 +11,7 @@
 #define GP_ROW_H
 
 #include <stddef.h>
+#include "value.h"
 
 #define GP_RUN_SCHEMA "gemmprof-run/1"
 
@@ -165,5 +166,11 @@ typedef struct {
 extern const gp_column gp_columns[];
 extern const int gp_ncolumns;
 int gp_column_index(const char *name);   /* -1 if unknown */
+/* What a number in column c may be (the reader refuses anything else). */
+const gp_range *gp_column_range(const gp_column *c);
+/* 1 for a gemmprof dist row over several GPUs (ranks > 1 and a panel
+ * transport): its GFLOP/s is all ranks' together, which no one-GPU chart
+ * or table may show as one GPU's. */
+int gp_row_multi_gpu(const gp_row *r);
 
 #endif

@@ -171,8 +171,9 @@ static void write_body(FILE *f, const void *arg)
     fputs(TUNING_HEADER "\n", f);
     for (int i = 0; i < t->n; ++i) {
         const gp_tuning_entry *e = &t->e[i];
-        fprintf(f, "%s,%s,%ld,%ld,%s,%.6g\n", e->family, e->precision,
-                e->min_size, e->max_size, e->config, e->gflops);
+        fprintf(f, "%s,%s,%ld,%ld,%s,", e->family, e->precision, e->min_size,
+                e->max_size, e->config);
+        fprintf(f, isfinite(e->gflops) ? "%.6g\n" : "NA\n", e->gflops);
     }
 }
 
@@ -182,41 +183,136 @@ int gp_tuning_write(const char *path, const gp_tuning *t, char *err, size_t errl
     return gp_write_atomic(path, write_body, t, err, errlen);
 }
 
-/* "# key: value" -> meta */
-static void read_meta_line(gp_meta *m, char *line)
+/* "PATH:LINE:COL: what"; always -1. */
+static int fail_at(char *err, size_t errlen, const char *path, int line, int col,
+                   const char *what)
 {
-    char *colon = strchr(line, ':');
-    if (!colon)
-        return;
-    *colon = '\0';
-    char *key = line + 1, *val = colon + 1;
-    while (*key == ' ')
-        key++;
-    while (*val == ' ')
-        val++;
-    gp_meta_set(m, key, "%s", val);
+    snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, what);
+    return -1;
 }
 
-static int parse_entry(const char *line, gp_tuning_entry *e)
+/* Split at commas (the writer never quotes: family, precision and config
+ * names hold none); each field's column in col[].  The field count. */
+static int split(char *line, char **f, int *col, int max)
 {
-    int used = -1;
-    char g[32];
-    if (sscanf(line, "%31[^,],%7[^,],%ld,%ld,%63[^,],%31[^,\n]%n", e->family,
-               e->precision, &e->min_size, &e->max_size, e->config, g, &used) != 6 ||
-        line[used] != '\0')
+    int n = 0;
+    for (char *s = line;; s++) {
+        if (n < max) {
+            f[n] = s;
+            col[n] = (int)(s - line) + 1;
+        }
+        n++;
+        s += strcspn(s, ",");
+        if (!*s)
+            return n;
+        *s = '\0';
+    }
+}
+
+/* A size bound: an integer 1..GP_TUNING_MAX_SIZE. */
+static int parse_size(const char *s, const char *name, long *out, char *msg, size_t len)
+{
+    static const gp_range r = { 1, GP_TUNING_MAX_SIZE, 0, "a size from 1 to 1048576" };
+    char why[160];
+    double v;
+    if (gp_value_parse(s, &r, &v, why, sizeof why) != 0) {
+        snprintf(msg, len, "%s: %s", name, why);
         return -1;
-    char *end;
-    e->gflops = strtod(g, &end);
-    if (*end)
-        e->gflops = NAN;     /* NA: the range is still usable */
-    return e->min_size >= 1 && e->min_size <= e->max_size ? 0 : -1;
+    }
+    if (v != floor(v)) {
+        snprintf(msg, len, "%s: '%s' is not an integer", name, s);
+        return -1;
+    }
+    *out = (long)v;
+    return 0;
+}
+
+/* One entry; -1 with the column and message of what is wrong. */
+static int parse_entry(char *line, gp_tuning_entry *e, int *col, char *msg, size_t len)
+{
+    char *f[6], why[160];
+    int c[6], nf = split(line, f, c, 6);
+    *col = 1;
+    if (nf != 6) {
+        snprintf(msg, len, "%d fields, want %s", nf, TUNING_HEADER);
+        return -1;
+    }
+    const size_t max[] = { sizeof e->family, sizeof e->precision, 0, 0, sizeof e->config };
+    for (int i = 0; i < 5; i++)
+        if (max[i] && (!*f[i] || strlen(f[i]) >= max[i])) {
+            *col = c[i];
+            snprintf(msg, len, "field %d: empty or longer than %zu characters", i + 1,
+                     max[i] - 1);
+            return -1;
+        }
+    snprintf(e->family, sizeof e->family, "%s", f[0]);
+    snprintf(e->precision, sizeof e->precision, "%s", f[1]);
+    snprintf(e->config, sizeof e->config, "%s", f[4]);
+    e->gflops = NAN;                     /* NA: the range is still usable */
+    if ((*col = c[2], parse_size(f[2], "min_size", &e->min_size, msg, len)) != 0 ||
+        (*col = c[3], parse_size(f[3], "max_size", &e->max_size, msg, len)) != 0)
+        return -1;
+    *col = c[5];
+    if (!gp_value_is_na(f[5]) &&
+        gp_value_parse(f[5], &gp_range_nonneg, &e->gflops, why, sizeof why) != 0) {
+        snprintf(msg, len, "gflops: %s", why);
+        return -1;
+    }
+    *col = c[2];
+    if (e->min_size > e->max_size) {
+        snprintf(msg, len, "min_size %ld > max_size %ld", e->min_size, e->max_size);
+        return -1;
+    }
+    return 0;
+}
+
+/* The range of entry n overlaps an earlier one of its family: two configs
+ * for one size. */
+static int overlaps(const gp_tuning *t, int n, const int *lines, char *msg, size_t len)
+{
+    const gp_tuning_entry *e = &t->e[n];
+    for (int i = 0; i < n; i++)
+        if (!strcmp(t->e[i].family, e->family) && t->e[i].min_size <= e->max_size &&
+            e->min_size <= t->e[i].max_size) {
+            snprintf(msg, len, "sizes %ld..%ld of %s overlap line %d's %ld..%ld",
+                     e->min_size, e->max_size, e->family, lines[i], t->e[i].min_size,
+                     t->e[i].max_size);
+            return 1;
+        }
+    return 0;
+}
+
+/* One line after the '#' lines: the header, then entries.  0, or -1. */
+static int read_line(gp_tuning *t, char *line, int lineno, int *header, int *lines,
+                     const char *path, char *err, size_t errlen)
+{
+    char msg[320];
+    int col = 1;
+    if (!*header) {
+        *header = 1;
+        if (strcmp(line, TUNING_HEADER) != 0)
+            return fail_at(err, errlen, path, lineno, 1,
+                           "not a tuning table (header must be " TUNING_HEADER ")");
+        return gp_meta_check(&t->meta, path, GP_TUNING_SCHEMA, err, errlen);
+    }
+    if (!line[0])
+        return 0;
+    if (t->n == GP_TUNING_MAX) {
+        snprintf(msg, sizeof msg, "more than %d entries", GP_TUNING_MAX);
+        return fail_at(err, errlen, path, lineno, 1, msg);
+    }
+    if (parse_entry(line, &t->e[t->n], &col, msg, sizeof msg) != 0 ||
+        overlaps(t, t->n, lines, msg, sizeof msg))
+        return fail_at(err, errlen, path, lineno, col, msg);
+    lines[t->n++] = lineno;
+    return 0;
 }
 
 int gp_tuning_read(const char *path, gp_tuning *t, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     char line[2048];
-    int lineno = 0, header = 0, rc = 0;
+    int lineno = 0, header = 0, rc = 0, lines[GP_TUNING_MAX];
     if (!f) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
@@ -225,31 +321,21 @@ int gp_tuning_read(const char *path, gp_tuning *t, char *err, size_t errlen)
     t->n = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
+        int newline = strchr(line, '\n') != NULL;
         line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '#') {
-            read_meta_line(&t->meta, line);
-        } else if (!header) {
-            header = 1;
-            if (strcmp(line, TUNING_HEADER) != 0) {
-                snprintf(err, errlen, "%s: line %d: not a tuning table (header "
-                         "must be %s)", path, lineno, TUNING_HEADER);
-                rc = -1;
-            }
-        } else if (line[0] && t->n == GP_TUNING_MAX) {
-            snprintf(err, errlen, "%s: line %d: more than %d entries", path,
-                     lineno, GP_TUNING_MAX);
-            rc = -1;
-        } else if (line[0] && parse_entry(line, &t->e[t->n++]) != 0) {
-            snprintf(err, errlen, "%s: line %d: malformed tuning entry (want "
-                     TUNING_HEADER ")", path, lineno);
-            rc = -1;
-        }
+        if (line[0] == '#')
+            gp_meta_read_line(&t->meta, line, lineno);
+        else if (!newline && line[0])   /* written whole: cut off by something else */
+            rc = fail_at(err, errlen, path, lineno, (int)strlen(line) + 1,
+                         "last line is cut off (no newline)");
+        else
+            rc = read_line(t, line, lineno, &header, lines, path, err, errlen);
     }
     fclose(f);
-    if (rc == 0 && !header) {
-        snprintf(err, errlen, "%s: empty tuning table (no header)", path);
-        rc = -1;
-    }
+    if (rc == 0 && !header)
+        rc = fail_at(err, errlen, path, lineno + 1, 1, "empty tuning table (no header)");
+    if (rc == 0)                        /* '#' lines after the header too */
+        rc = gp_meta_check(&t->meta, path, GP_TUNING_SCHEMA, err, errlen);
     return rc;
 }
 

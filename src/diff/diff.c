@@ -1,6 +1,7 @@
 /* diff.c - `gemmprof diff BASE.csv NEW.csv`: its options, and the whole
  * command as one call that the run command's --baseline reuses.  Usable as
- * a CI gate: exit 0 nothing regressed, 1 something did, 2 bad input. */
+ * a CI gate: exit 0 nothing regressed, 1 something did or NEW lost rows,
+ * 2 bad input. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,14 +35,16 @@ static void usage(FILE *f)
           "  -p, --pair OLD=NEW    pair BASE's kernel OLD with NEW's kernel NEW (a\n"
           "                        renamed kernel; or two variants of one file:\n"
           "                        gemmprof diff run.csv run.csv -p a=b)\n"
+          "      --allow-missing   rows only in BASE are listed but do not fail\n"
           "  -h, --help            show this help and exit\n"
           "  -V, --version         show version and build information and exit\n"
           "\n"
           "Exit status:\n"
-          "  0  nothing regressed\n"
-          "  1  something regressed\n"
-          "  2  bad input (a missing or malformed file, different schemas, no\n"
-          "     common rows)\n"
+          "  0  no regression (rows only in NEW are listed, never a failure)\n"
+          "  1  a row regressed, or rows of BASE are missing from NEW (each named;\n"
+          "     --allow-missing lets them pass)\n"
+          "  2  bad input: a missing or malformed file (FILE:LINE:COLUMN), different\n"
+          "     schemas, no common rows\n"
           "\n"
           "Examples:\n"
           "  gemmprof diff base.csv new.csv\n"
@@ -103,6 +106,7 @@ static int parse_args(int argc, char **argv, diff_args *a, char *err, size_t err
         { "threshold", required_argument, NULL, 't' },
         { "format", required_argument, NULL, 'f' },
         { "pair", required_argument, NULL, 'p' },
+        { "allow-missing", no_argument, NULL, 'M' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
@@ -116,6 +120,7 @@ static int parse_args(int argc, char **argv, diff_args *a, char *err, size_t err
         case 't': rc = parse_threshold(optarg, &a->o.threshold_pct, err, errlen); break;
         case 'f': rc = parse_format(optarg, &a->fmt, err, errlen); break;
         case 'p': rc = parse_pair(optarg, &a->o, err, errlen); break;
+        case 'M': a->o.allow_missing = 1; break;
         case 'h': a->help = 1; return 0;
         case 'V': a->version = 1; return 0;
         default:  return bad_option(c, argv, err, errlen);
@@ -143,7 +148,7 @@ int gp_diff_files(const char *base, const char *cur, const gp_diff_opts *o,
         gp_diff_free(&d);
         return 2;
     }
-    int rc = d.nregressed ? 1 : 0;
+    int rc = gp_diff_failed(&d);
     if (gp_diff_print(out, &d, fmt) != 0 || fflush(out) != 0) {
         gp_error("diff: writing the report failed");
         rc = 2;

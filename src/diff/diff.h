@@ -63,6 +63,9 @@ typedef struct {
     /* Pair BASE's kernel pair_base with NEW's kernel pair_new (a renamed
      * kernel, or two variants in one file); both NULL for none. */
     const char *pair_base, *pair_new;
+    /* 1: rows only in BASE are listed but do not fail (--allow-missing).
+     * By default they fail: a run that lost kernels must not pass a gate. */
+    int allow_missing;
 } gp_diff_opts;
 
 typedef struct {
@@ -78,11 +81,15 @@ typedef struct {
     int nregressed, nfaster;
 } gp_diff;
 
+/* 1 if the comparison fails the gate: a pair regressed, or BASE has rows
+ * NEW lacks (unless allow_missing).  The printers and the exit code agree
+ * through this. */
+int gp_diff_failed(const gp_diff *d);
+
 /* Read both files, compare metadata, pair and order the rows.  0, or -1
  * with a one-line message naming the file and the problem (unreadable or
- * malformed file, different schemas, no rows, no common rows).  A reader
- * warning (a cut-off last line) goes to stderr.  Free with gp_diff_free
- * in both cases. */
+ * malformed file, different schemas, no rows, no common rows).  Free
+ * with gp_diff_free in both cases. */
 int gp_diff_load(const char *base, const char *cur, const gp_diff_opts *o,
                  gp_diff *d, char *err, size_t errlen);
 void gp_diff_free(gp_diff *d);
@@ -101,7 +108,8 @@ int gp_diff_print_json(FILE *f, const gp_diff *d);
 int gp_diff_print(FILE *f, const gp_diff *d, gp_diff_format fmt);
 
 /* Whole command: load, print to `out`, errors to stderr.  The exit code:
- * 0 nothing regressed, 1 something did, 2 bad input. */
+ * 0 nothing regressed, 1 something did or rows are missing
+ * (gp_diff_failed), 2 bad input. */
 int gp_diff_files(const char *base, const char *cur, const gp_diff_opts *o,
                   gp_diff_format fmt, FILE *out);
 

@@ -135,8 +135,30 @@ static void summary(FILE *f, const gp_diff *d, const char *bold)
         fprintf(f, ", %d without a speed", unmeasured);
     if (skipped)
         fprintf(f, ", %d not run on one side (skipped)", skipped);
-    fprintf(f, "; %d row%s only in base, %d only in new%s\n", d->nonly_base,
-            d->nonly_base == 1 ? "" : "s", d->nonly_cur, bold);
+    fprintf(f, "; %d row%s only in base%s, %d only in new%s\n", d->nonly_base,
+            d->nonly_base == 1 ? "" : "s",
+            !d->nonly_base ? "" : d->opts.allow_missing ? " (allowed)" : " (missing: a failure)",
+            d->nonly_cur, bold);
+}
+
+/* The unpaired rows, one a line, as text (in the verdict column) or as a
+ * Markdown list: BASE's are missing from NEW (a failure unless
+ * --allow-missing, so upper case like a regression), NEW's are new. */
+static void unpaired(FILE *f, const gp_diff *d, int markdown)
+{
+    char name[320];
+    const char *missing = d->opts.allow_missing ? "missing" : "MISSING";
+    for (int i = 0; i < d->nonly_base + d->nonly_cur; i++) {
+        int base = i < d->nonly_base;
+        const gp_row *r = base ? d->only_base[i] : d->only_cur[i - d->nonly_base];
+        label(r, name, sizeof name);
+        if (markdown)
+            fprintf(f, "- %s `%s`: only in %s\n", base ? missing : "new", name,
+                    base ? "base" : "new");
+        else
+            fprintf(f, "%-10s %7s  %s  (only in %s)\n", base ? missing : "new", "",
+                    name, base ? "base" : "new");
+    }
 }
 
 /* ---------- text ---------- */
@@ -212,6 +234,7 @@ int gp_diff_print_text(FILE *f, const gp_diff *d)
     fputc('\n', f);
     for (int i = 0; i < d->nrows; i++)
         text_row(f, &d->rows[i]);
+    unpaired(f, d, 0);
     fputc('\n', f);
     summary(f, d, "");
     return ferror(f) ? -1 : 0;
@@ -300,6 +323,10 @@ int gp_diff_print_md(FILE *f, const gp_diff *d)
     for (int i = 0; i < d->nrows; i++)
         md_row(f, &d->rows[i]);
     md_causes(f, d);
+    if (d->nonly_base + d->nonly_cur) {
+        fputs("\n### Rows without a partner\n\n", f);
+        unpaired(f, d, 1);
+    }
     fputc('\n', f);
     summary(f, d, "**");
     return ferror(f) ? -1 : 0;

@@ -137,6 +137,8 @@ static json_t *summary(const gp_diff *d)
     set(o, "faster", json_integer(d->nfaster));
     set(o, "only_in_base", json_integer(d->nonly_base));
     set(o, "only_in_new", json_integer(d->nonly_cur));
+    /* rows of BASE that NEW lost: they fail the gate unless allowed */
+    set(o, "missing", json_integer(d->opts.allow_missing ? 0 : d->nonly_base));
     return o;
 }
 
@@ -149,6 +151,8 @@ static json_t *document(const gp_diff *d)
     set(doc, "new", str_or_null(d->cur_path));
     set(doc, "threshold_pct", json_real(d->opts.threshold_pct));
     set(doc, "regressed", json_boolean(d->nregressed > 0));
+    set(doc, "allow_missing", json_boolean(d->opts.allow_missing));
+    set(doc, "failed", json_boolean(gp_diff_failed(d)));   /* the exit status */
     if (d->opts.pair_base)
         set(doc, "pair", both(str_or_null(d->opts.pair_base),
                               str_or_null(d->opts.pair_new)));

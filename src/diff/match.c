@@ -9,8 +9,6 @@
 #include "util/util.h"
 #include "diff.h"
 
-#define RUN_SCHEMA_PREFIX "gemmprof-run/"
-
 /* The kernel name a row is paired under (--pair renames BASE's). */
 static const char *pair_name(const gp_diff *d, const gp_row *r, int is_base)
 {
@@ -41,32 +39,10 @@ static int same_key(const gp_diff *d, const gp_row *b, const gp_row *n)
            strcmp(b->grid, n->grid) == 0;
 }
 
-static int check_schema(const gp_diff *d, char *err, size_t errlen)
-{
-    const char *sb = gp_meta_get(&d->base.meta, "schema");
-    const char *sn = gp_meta_get(&d->cur.meta, "schema");
-    const char *paths[2] = { d->base_path, d->cur_path }, *s[2] = { sb, sn };
-    for (int i = 0; i < 2; i++)
-        if (s[i] && strncmp(s[i], RUN_SCHEMA_PREFIX, strlen(RUN_SCHEMA_PREFIX)) != 0) {
-            snprintf(err, errlen, "%s: schema '%s' is not a run file (%s...)",
-                     paths[i], s[i], RUN_SCHEMA_PREFIX);
-            return -1;
-        }
-    if (sb && sn && strcmp(sb, sn) != 0) {
-        snprintf(err, errlen, "mismatched schema: %s is %s, %s is %s",
-                 d->base_path, sb, d->cur_path, sn);
-        return -1;
-    }
-    return 0;
-}
-
 static int read_one(const char *path, gp_run_file *f, char *err, size_t errlen)
 {
     if (gp_csv_read(path, f, err, errlen) != 0)
         return -1;
-    if (err[0])                     /* a cut-off last line: rows kept */
-        gp_warn("%s", err);
-    err[0] = '\0';
     if (f->nrows == 0) {
         snprintf(err, errlen, "%s: no rows", path);
         return -1;
@@ -76,11 +52,9 @@ static int read_one(const char *path, gp_run_file *f, char *err, size_t errlen)
 
 int gp_diff_check_file(const char *path, char *err, size_t errlen)
 {
-    gp_diff d = { .base_path = path, .cur_path = path };
-    int rc = read_one(path, &d.base, err, errlen);
-    if (rc == 0)
-        rc = check_schema(&d, err, errlen);
-    gp_run_file_free(&d.base);
+    gp_run_file f;
+    int rc = read_one(path, &f, err, errlen);
+    gp_run_file_free(&f);
     return rc;
 }
 
@@ -187,9 +161,9 @@ int gp_diff_load(const char *base, const char *cur, const gp_diff_opts *o,
     d->base_path = base;
     d->cur_path = cur;
     d->opts = *o;
+    /* the reader refuses another schema, naming the file's line */
     if (read_one(base, &d->base, err, errlen) != 0 ||
-        read_one(cur, &d->cur, err, errlen) != 0 ||
-        check_schema(d, err, errlen) != 0)
+        read_one(cur, &d->cur, err, errlen) != 0)
         return -1;
     gp_diff_compare_meta(d);
     if (pair_rows(d) != 0) {
@@ -200,6 +174,11 @@ int gp_diff_load(const char *base, const char *cur, const gp_diff_opts *o,
         return no_common_rows(d, err, errlen);
     blame_the_runs(d);
     return 0;
+}
+
+int gp_diff_failed(const gp_diff *d)
+{
+    return d->nregressed > 0 || (d->nonly_base > 0 && !d->opts.allow_missing);
 }
 
 void gp_diff_free(gp_diff *d)

@@ -60,7 +60,7 @@ int gp_chart_each_family(const gp_dataset *d, const gp_chart_opts *o, gp_family_
             gp_strlist_add(&skipped, line);
         if (rc == 1 && !first[0])
             gp_fmt(first, sizeof first, "%s", m);
-        else if (m[0] && o->notes)
+        else if (rc >= 0 && m[0] && o->notes)   /* an error is said once, by msg */
             gp_strlist_add(o->notes, line);
         drawn += rc == 0;
     }

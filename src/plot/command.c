@@ -31,7 +31,7 @@ static void usage(FILE *f)
           "                        needs one; a ceilings.csv beside the data is used,\n"
           "                        and a ceilings file among DATA is recognised)\n"
           "  -f, --format F        pdf (default), png, svg, cairolatex (.tex + .pdf)\n"
-          "  -o, --out DIR         where the charts go (default: charts)\n"
+          "  -o, --out DIR         where the charts go (default: results/charts)\n"
           "      --charts LIST     roofline,gflops_vs_n,speedup,crossover,metrics,\n"
           "                        dist_scaling,dist_time (gemmprof dist runs) or all\n"
           "  -s, --size N|M,N,K    the size for roofline and metrics (default: the size\n"
@@ -91,7 +91,7 @@ static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t err
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
-    *a = (plot_args){ .format = "pdf", .out = "charts" };
+    *a = (plot_args){ .format = "pdf", .out = "results/charts" };   /* git-ignored */
     for (int c = 0; c < GP_NCHARTS; c++)
         a->want[c] = 1;
     optind = 0;
@@ -242,6 +242,31 @@ static int plot_into(const gp_dataset *d, const char *outdir, const char *format
     return drawn;
 }
 
+/* Rows from `gemmprof dist` over several GPUs, given only to one-GPU
+ * charts: each chart would skip them with a note of its own; one line at
+ * the first such row says what to ask for instead.  -1 with err. */
+static int one_gpu_charts_of_dist(const gp_dataset *d, const int *want,
+                                  char *err, size_t errlen)
+{
+    if (want[GP_CHART_DIST_SCALING] || want[GP_CHART_DIST_TIME])
+        return 0;
+    for (int i = 0; i < d->nrows; i++)
+        if (!gp_row_multi_gpu(&d->rows[i]))
+            return 0;
+    const gp_row *r = &d->rows[0];
+    gp_fmt(err, errlen, "%s:%d:1: a gemmprof dist run over %g GPUs (%s): the "
+           "one-GPU charts asked for cannot show it; draw it with --charts "
+           "dist_scaling,dist_time", d->files[0], d->row_line[0], r->ranks, r->comm);
+    return -1;
+}
+
+/* What a failed chart was drawn from: its message says which chart. */
+static void chart_failed(const gp_dataset *d, const char *err)
+{
+    gp_error("%s (data: %s%s)", err, d->files[0],
+             d->nfiles > 1 ? " and the other files" : "");
+}
+
 int gp_cmd_plot(int argc, char **argv)
 {
     plot_args a;
@@ -263,6 +288,11 @@ int gp_cmd_plot(int argc, char **argv)
     gp_families fams;
     int chosen = gp_dataset_open(&d, argv + optind, argc - optind, a.ceilings, a.family,
                                  a.kernels, &fams, err, sizeof err);
+    if (chosen >= 0 && one_gpu_charts_of_dist(&d, a.want, err, sizeof err) < 0) {
+        gp_families_free(&fams);
+        gp_dataset_free(&d);
+        chosen = -1;
+    }
     if (chosen < 0) {
         gp_error("%s", err);
         return 2;
@@ -278,7 +308,7 @@ int gp_cmd_plot(int argc, char **argv)
         gp_error("no chart could be drawn from %s%s (notes above)", d.files[0],
                  d.nfiles > 1 ? " and the other files" : "");
     else if (drawn < 0)
-        gp_error("%s", err);
+        chart_failed(&d, err);
     gp_strlist_free(&final);
     gp_dataset_free(&d);
     return drawn > 0 ? 0 : 2;

@@ -62,9 +62,6 @@ static int add_run_file(gp_dataset *d, const char *path, char *err, size_t errle
     gp_run_file f;
     if (gp_csv_read(path, &f, err, errlen) < 0)
         return -1;
-    if (err[0])                         /* a cut-off last line, ignored */
-        gp_warn("%s", err);
-    err[0] = '\0';
     if (f.nrows == 0) {
         gp_fmt(err, errlen, "%s: no data rows after the header", path);
         gp_run_file_free(&f);
@@ -82,20 +79,24 @@ static int add_run_file(gp_dataset *d, const char *path, char *err, size_t errle
         d->swept = swept;
         memset(swept + d->nrows, gp_meta_get(&f.meta, "sweep") != NULL, (size_t)f.nrows);
     }
+    int *lines = realloc(d->row_line, (size_t)(d->nrows + f.nrows) * sizeof *lines);
     char **files = realloc(d->files, (size_t)(d->nfiles + 1) * sizeof *files);
     int *counts = realloc(d->file_rows, (size_t)(d->nfiles + 1) * sizeof *counts);
     if (rows)
         d->rows = rows;
+    if (lines)
+        d->row_line = lines;
     if (files)
         d->files = files;
     if (counts)
         d->file_rows = counts;
-    if (!rows || !swept || !files || !counts || !(d->files[d->nfiles] = strdup(path))) {
+    if (!rows || !swept || !lines || !files || !counts || !(d->files[d->nfiles] = strdup(path))) {
         gp_fmt(err, errlen, "out of memory");
         gp_run_file_free(&f);
         return -1;
     }
     memcpy(d->rows + d->nrows, f.rows, (size_t)f.nrows * sizeof *rows);
+    memcpy(d->row_line + d->nrows, f.line, (size_t)f.nrows * sizeof *lines);
     d->nrows += f.nrows;
     d->file_rows[d->nfiles] = f.nrows;
     if (d->nfiles++ == 0)
@@ -217,6 +218,7 @@ void gp_dataset_free(gp_dataset *d)
 {
     free(d->rows);
     free(d->swept);
+    free(d->row_line);
     for (int i = 0; i < d->nfiles; i++)
         free(d->files[i]);
     free(d->files);

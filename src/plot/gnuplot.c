@@ -54,20 +54,43 @@ void gp_data_text(const char *format, const char *in, char *out, size_t outlen)
         out[o] = '\0';
 }
 
-static void print_warnings(const char *file, const char *what)
+/* gnuplot's message without where in the script it was: '"x.gp" line
+ * 12: all points y value undefined!' -> 'all points y value undefined!'. */
+static const char *bare(const char *line)
+{
+    const char *at = strstr(line, "\" line ");
+    if (at) {
+        const char *colon = strstr(at, ": ");
+        if (colon)
+            return colon + 2;
+    }
+    return line;
+}
+
+/* The first warning gnuplot printed ("warning: ..." or a data problem it
+ * shrugged off, such as "all points y value undefined"), into msg.  1 if
+ * there was one.  Such a chart is wrong or empty, so it is not drawn. */
+static int first_warning(const char *file, char *msg, size_t len)
 {
     FILE *f = fopen(file, "r");
     if (!f)
-        return;
+        return 0;
     char line[1024];
-    while (fgets(line, sizeof line, f)) {
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
-        if (strstr(line, "arning"))
-            gp_warn("gnuplot (%s): %s", what, line);
+        if (strstr(line, "arning") || strstr(line, "undefined") ||
+            strstr(line, "no valid points")) {
+            gp_fmt(msg, len, "%s", bare(line));
+            found = 1;
+        }
     }
     fclose(f);
+    return found;
 }
 
+/* gnuplot's own lines never reach the user: whatever it says becomes one
+ * line naming `what` (the chart); the caller adds the data files. */
 int gp_gnuplot_run(const char *gnuplot, const char *script, const char *vars,
                    const char *cwd, const char *errfile, const char *what,
                    char *err, size_t errlen)
@@ -75,10 +98,9 @@ int gp_gnuplot_run(const char *gnuplot, const char *script, const char *vars,
     char *argv[] = { (char *)gnuplot, "-e", (char *)vars, (char *)script, NULL };
     char msg[1024];
     int rc = gp_spawn(argv, cwd, errfile, msg, sizeof msg);
-    if (rc == 0) {
-        print_warnings(errfile, what);
+    if (rc == 0 && !first_warning(errfile, msg, sizeof msg))
         return 0;
-    }
-    gp_fmt(err, errlen, "%s: gnuplot failed: %s", what, msg);
+    gp_fmt(err, errlen, "%s: not drawn, gnuplot %s: %s", what,
+           rc == 0 ? "warned" : "failed", rc == 0 ? msg : bare(msg));
     return -1;
 }

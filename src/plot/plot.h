@@ -153,8 +153,9 @@ void gp_chart_text(const char *format, const char *in, int word,
 void gp_data_text(const char *format, const char *in, char *out, size_t outlen);
 
 /* Run `gnuplot -e VARS SCRIPT` in directory `cwd`; gnuplot's stderr goes to
- * `errfile`.  0 ok (warnings, if any, printed as gemmprof warnings naming
- * `what`), -1 with the last gnuplot error line in err. */
+ * `errfile`.  0 ok; -1 if gnuplot failed or warned (a chart drawn from data
+ * it could not use), with one line "WHAT: not drawn, gnuplot ...: MSG" in
+ * err. */
 int gp_gnuplot_run(const char *gnuplot, const char *script, const char *vars,
                    const char *cwd, const char *errfile, const char *what,
                    char *err, size_t errlen);

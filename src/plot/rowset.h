@@ -10,6 +10,7 @@
 /* Data files read together, plus the ceilings file if there is one. */
 typedef struct gp_dataset_s {
     gp_row *rows;
+    int *row_line;           /* each row's line in its file, for messages */
     int nrows;
     char **files;            /* run files in the order given              */
     int *file_rows;          /* how many of `rows` each file gave, in order */

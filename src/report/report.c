@@ -1,5 +1,5 @@
 /* report.c - `gemmprof report DATA.csv ...`: everything a write-up needs,
- * in reports/<name>/:
+ * in results/reports/<name>/ (git-ignored: never into the source tree):
  *   report.pdf        the tables (typeset by groff if it is installed),
  *                     then every chart on its own A4 or Letter page with
  *                     a one-line caption under it
@@ -30,14 +30,16 @@
 static void usage(FILE *f)
 {
     fputs("Usage: gemmprof report [OPTION]... DATA.csv...\n"
-          "Write reports/<name>/: report.pdf (the tables, typeset by groff if it is\n"
-          "installed, then every chart on a page with its caption), each chart as PDF\n"
-          "and cairolatex, the tables as Markdown and LaTeX, writeup-example.tex,\n"
-          "copies of the data files, and the numbers behind each chart (chart-data/).\n"
-          "Charts are drawn per family, as gemmprof plot.\n"
+          "Write results/reports/<name>/ (or --out DIR/<name>/): report.pdf (the\n"
+          "tables, typeset by groff if it is installed, then every chart on a page\n"
+          "with its caption), each chart as PDF and cairolatex, the tables as\n"
+          "Markdown and LaTeX, writeup-example.tex, copies of the data files, and\n"
+          "the numbers behind each chart (chart-data/).  Charts are drawn per\n"
+          "family, as gemmprof plot.\n"
+          "\n"
           "  -c, --ceilings FILE   ceilings file (needed for the roofline)\n"
           "  -n, --name NAME       report folder name (default: the first file's stem)\n"
-          "  -o, --out DIR         parent folder (default: reports)\n"
+          "  -o, --out DIR         parent folder (default: results/reports)\n"
           "  -s, --size N|M,N,K    the size for the roofline, metrics and summary\n"
           "  -p, --paper P         a4 (default) or letter: the pages of report.pdf\n"
           "      --family LIST     the families to chart (see gemmprof plot --help)\n"
@@ -78,7 +80,7 @@ static int parse_args(int argc, char **argv, report_args *a, char *err, size_t e
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
-    *a = (report_args){ .out = "reports", .paper = "a4" };
+    *a = (report_args){ .out = "results/reports", .paper = "a4" };
     optind = 0;
     opterr = 0;
     int c;

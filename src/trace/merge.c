@@ -165,7 +165,7 @@ static int read_part(const char *dir, const char *name, merged *m, durations *t,
     char path[4096], msg[600];
     gp_fmt(path, sizeof path, "%s/%s", dir, name);
     gp_run_file f;
-    if (gp_csv_read(path, &f, msg, sizeof msg) != 0) {
+    if (gp_csv_read_salvage(path, &f, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "%s", msg);
         return -1;
     }

@@ -138,21 +138,36 @@ static void malformed_files_each_say_why(void **state)
     expect_error("blank.csv", "\n  \n", "empty file");
     expect_error("nohdr.csv", "# gpu_name: X\n", "no header row");
     expect_error("hdr.csv", "# gpu_name: X\nname,unit,value\n",
-                 "hdr.csv:2: wrong header");
+                 "hdr.csv:2:1: wrong header");
     expect_error("num.csv", HDR "dram_bw,GB/s,3000,3352,89.5,ok\n"
                  "l2_bw,GB/s,12abc,NA,NA,x\n",
-                 "num.csv:3: malformed number '12abc' in column measured");
+                 "num.csv:3:12: measured: '12abc' is not a number");
     expect_error("num2.csv", HDR "l2_bw,GB/s,1,inf,NA,x\n",
-                 "num2.csv:2: malformed number 'inf' in column theoretical");
+                 "num2.csv:2:14: theoretical: 'inf' is infinite");
     expect_error("num3.csv", HDR "l2_bw,GB/s,1,2,,x\n",
-                 "malformed number '' in column pct_of_theoretical");
+                 ":2:16: pct_of_theoretical: '' is not a number");
     expect_error("fields.csv", HDR "l2_bw,GB/s,1,2\n",
-                 "fields.csv:2: 4 fields, expected 6");
+                 "fields.csv:2:1: 4 fields, expected 6");
     expect_error("quote.csv", HDR "l2_bw,GB/s,1,2,3,\"open\n",
-                 "quote.csv:2: unterminated quote");
-    expect_error("name.csv", HDR ",GB/s,1,2,3,x\n", "name.csv:2: empty ceiling name");
+                 "quote.csv:2:1: unterminated quote");
+    expect_error("name.csv", HDR ",GB/s,1,2,3,x\n", "name.csv:2:1: empty ceiling name");
     expect_error("schema.csv", "# schema: gemmprof-run/1\n" HDR,
-                 "schema 'gemmprof-run/1'");
+                 "schema.csv:1:11: schema 'gemmprof-run/1'");
+    /* numbers nothing measures: refused at their column */
+    expect_error("big.csv", HDR "l2_bw,GB/s,1e400,2,3,x\n",
+                 "big.csv:2:12: measured: '1e400' is out of range (larger than any double)");
+    expect_error("nan.csv", HDR "l2_bw,GB/s,NaN,2,3,x\n",
+                 "nan.csv:2:12: measured: 'NaN' is not a number (a missing value is NA)");
+    expect_error("neg.csv", HDR "l2_bw,GB/s,-1,2,3,x\n",
+                 "neg.csv:2:12: measured: '-1' is out of range: not a number >= 0");
+    expect_error("pct.csv", HDR "l2_bw,GB/s,1,2,130,x\n",
+                 "pct.csv:2:16: pct_of_theoretical: '130' is out of range: not a percentage");
+    expect_error("twice.csv", HDR "l2_bw,GB/s,1,2,3,x\nl2_bw,GB/s,1,2,3,y\n",
+                 "twice.csv:3:1: duplicate ceiling 'l2_bw' (also on line 2)");
+    expect_error("cut.csv", HDR "l2_bw,GB/s,1,2,3,x\ndram_bw,GB/s,1,2,3,ab",
+                 "cut.csv:3:22: last line is cut off (no newline)");
+    expect_error("clock.csv", "# probe_sm_clock_mhz: -5\n" HDR,
+                 "clock.csv:1:23: probe_sm_clock_mhz: '-5' is out of range");
 }
 
 static void too_many_rows_refused(void **state)

@@ -1,10 +1,12 @@
 /* test_csv.c - run files: what the writer puts on disk, that the reader
  * gets every column back, and one precise message per kind of damage.
  *
- * Decided here: a file cut off mid-row (a writer killed while writing)
- * still yields every complete row before the cut; the short last line is
- * dropped and reported as a warning in err while gp_csv_read returns 0.
- * A short line anywhere else, or one that ends with a newline, is an error. */
+ * Decided here: a file cut off mid-row (a writer killed while writing) is
+ * refused by gp_csv_read, naming the line; gp_csv_read_salvage (trace's
+ * part files) yields every complete row before the cut, the short last
+ * line dropped and reported as a warning in err while it returns 0.
+ * A short line anywhere else, or one that ends with a newline, is an error.
+ * Every message is "FILE:LINE:COLUMN: what". */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -129,12 +131,13 @@ static void write_three_rows(const char *p)
     strcpy(rows[1].status, "error: a, b \"c\"\nnext");
     rows[1].m = 1; rows[1].n = 2; rows[1].k = 3;
     fill_distinct(&rows[2]);
+    strcpy(rows[2].config, "other");        /* one identity per row */
     rows[2].verified = 0;
     rows[2].alpha = -2.5;
     rows[2].metric[GP_M_FFMA] = 68719476736.0;      /* 4096^3: exact */
     rows[2].metric[GP_M_DRAM_READ] = 1.5e-7;
     rows[2].time_ms = 1.0 / 3;
-    rows[2].gflops = INFINITY;
+    rows[2].rel_err_fro = INFINITY;   /* a failed check's error: "inf" */
     gp_csv_writer *w = gp_csv_open(p, &meta, err, sizeof err);
     assert_non_null(w);
     for (int i = 0; i < 3; i++)
@@ -147,7 +150,8 @@ static void roundtrip_every_column(void **state)
     (void)state;
     snprintf(path, sizeof path, "%s/round.csv", dir);
     write_three_rows(path);
-    assert_int_equal(read_file(path), 0);
+    if (read_file(path) != 0)
+        fail_msg("%s", err);
     assert_string_equal(err, "");
     assert_int_equal(rf.nrows, 3);
     for (int i = 0; i < 3; i++)
@@ -159,7 +163,7 @@ static void roundtrip_every_column(void **state)
     assert_string_equal(gp_meta_get(&rf.meta, "date"), "2026-11-21T22:48:09Z");
     assert_string_equal(gp_meta_get(&rf.meta, "command"), "gemmprof --out 'a b.csv'");
     assert_int_equal(rf.rows[2].metric[GP_M_FFMA], 68719476736.0);
-    assert_true(isinf(rf.rows[2].gflops));
+    assert_true(isinf(rf.rows[2].rel_err_fro));
     gp_run_file_free(&rf);
     assert_null(rf.rows);
 }
@@ -327,10 +331,10 @@ static void quotes_crlf_and_bom(void **state)
     gp_run_file_free(&rf);
     /* line numbers count the lines inside quoted fields */
     bad_file("crlf-bad.csv", "kernel,m,n,k,status\r\nx,1,2,3,\"a\nb\"\r\ny,1,2,q,ok\r\n",
-             "crlf-bad.csv:4: column k: 'q' is not a number");
+             "crlf-bad.csv:4:7: column k: 'q' is not a number");
 }
 
-static void cut_off_file_keeps_complete_rows(void **state)
+static void cut_off_file_refused_or_salvaged(void **state)
 {
     (void)state;
     snprintf(path, sizeof path, "%s/cut.csv", dir);
@@ -338,18 +342,22 @@ static void cut_off_file_keeps_complete_rows(void **state)
     FILE *f = fopen(path, "a");
     fputs("naive,fp32,,64,64", f);               /* died mid-row */
     fclose(f);
-    assert_int_equal(read_file(path), 0);
+    assert_int_equal(read_file(path), -1);
+    assert_null(rf.rows);
+    assert_non_null(strstr(err, "cut.csv:9:18: last line is cut off (5 of"));
+    assert_int_equal(gp_csv_read_salvage(path, &rf, err, sizeof err), 0);
     assert_int_equal(rf.nrows, 3);
     assert_rows_equal(&rows[2], &rf.rows[2]);
     assert_non_null(strstr(err, "cut.csv:"));
     assert_non_null(strstr(err, "last line is cut off (5 of"));
+    assert_non_null(strstr(err, "; ignored"));
     gp_run_file_free(&rf);
 
     /* cut inside a quoted status */
-    assert_int_equal(read_file(write_text("cutq.csv",
-        "kernel,m,n,k,status\nx,1,2,3,ok\ny,1,2,3,\"error: oh")), 0);
+    const char *q = "kernel,m,n,k,status\nx,1,2,3,ok\ny,1,2,3,\"error: oh";
+    bad_file("cutq.csv", q, "cutq.csv:3:19: last line is cut off");
+    assert_int_equal(gp_csv_read_salvage(write_text("cutq.csv", q), &rf, err, sizeof err), 0);
     assert_int_equal(rf.nrows, 1);
-    assert_non_null(strstr(err, "cutq.csv:3: last line is cut off"));
     gp_run_file_free(&rf);
 
     /* a complete last row without a newline is a row */
@@ -363,24 +371,24 @@ static void short_or_long_rows_are_errors(void **state)
 {
     (void)state;
     bad_file("short.csv", "kernel,m,n,k,time_ms\nx,1,2,3,1\ny,1,2,3\nz,1,2,3,1\n",
-             "short.csv:3: 4 fields, header has 5");
+             "short.csv:3:8: 4 fields, header has 5");
     bad_file("shortnl.csv", "kernel,m,n,k,time_ms\nx,1,2,3,1\ny,1,2,3\n",
-             "shortnl.csv:3: 4 fields, header has 5");
+             "shortnl.csv:3:8: 4 fields, header has 5");
     bad_file("long.csv", "# c: d\nkernel,m,n,k\nx,1,2,3,4\n",
-             "long.csv:3: 5 fields, header has 4");
+             "long.csv:3:9: 5 fields, header has 4");
 }
 
 static void malformed_numbers_name_line_and_column(void **state)
 {
     (void)state;
     bad_file("num.csv", "# a: b\n\nkernel,m,n,k,time_ms\nx,1,2,3,1.5\nnaive,1,2,3,abc\n",
-             "num.csv:5: column time_ms: 'abc' is not a number");
-    bad_file("num2.csv", "kernel,m,n,k\nx,1,2x,3\n", "num2.csv:2: column n: '2x' is not a number");
-    bad_file("int.csv", "kernel,m,n,k\nx,1.5,2,3\n", "int.csv:2: column m: '1.5' is not an integer");
+             "num.csv:5:13: column time_ms: 'abc' is not a number");
+    bad_file("num2.csv", "kernel,m,n,k\nx,1,2x,3\n", "num2.csv:2:5: column n: '2x' is not a number");
+    bad_file("int.csv", "kernel,m,n,k\nx,1.5,2,3\n", "int.csv:2:3: column m: '1.5' is not an integer");
     bad_file("ver.csv", "kernel,m,n,k,verified\nx,1,2,3,2\n",
-             "ver.csv:2: column verified: '2' is not 0, 1 or NA");
+             "ver.csv:2:9: column verified: '2' is not 0, 1 or NA");
     bad_file("metric.csv", "kernel,m,n,k,dram__bytes_read.sum\nx,1,2,3,1e\n",
-             "metric.csv:2: column dram__bytes_read.sum: '1e' is not a number");
+             "metric.csv:2:9: column dram__bytes_read.sum: '1e' is not a number");
 }
 
 static void structural_errors(void **state)
@@ -391,20 +399,73 @@ static void structural_errors(void **state)
     char want[256];
     snprintf(want, sizeof want, "%s: No such file or directory", path);
     assert_string_equal(err, want);
-    bad_file("empty.csv", "", "empty.csv: empty");
-    bad_file("comments.csv", "# a: b\n# c: d\n", "comments.csv: no header row");
+    bad_file("empty.csv", "", "empty.csv:1:1: empty file");
+    bad_file("comments.csv", "# a: b\n# c: d\n", "comments.csv:3:1: no header row");
     bad_file("nok.csv", "kernel,m,n,time_ms\nx,1,2,3\n",
-             "nok.csv: no column 'k' (is this a gemmprof run file?)");
+             "nok.csv:1:1: no column 'k' in the header row 'kernel,m,n,time_ms'");
     bad_file("nokernel.csv", "name,m,n,k\n", "no column 'kernel'");
-    bad_file("twice.csv", "kernel,m,n,k,m\n", "twice.csv:1: column 'm' appears twice");
-    bad_file("quote.csv", "kernel,m,n,k\n\"x\"y,1,2,3\n", "quote.csv:2: text after a closing quote");
+    bad_file("noheader.csv", "# a: b\nnaive,fp32,,64,64,64\n",
+             "noheader.csv:2:1: no column 'kernel' in the header row 'naive,fp32,,64,64,64' "
+             "(not a gemmprof run file, or its header row is missing)");
+    bad_file("twice.csv", "kernel,m,n,k,m\n", "twice.csv:1:14: column 'm' appears twice");
+    bad_file("quote.csv", "kernel,m,n,k\n\"x\"y,1,2,3\n", "quote.csv:2:4: text after a closing quote");
     bad_file("toolong.csv",
              "kernel,m,n,k,precision\n"
              "a,1,2,3,abcdefgh\n",
-             "toolong.csv:2: column precision: value longer than 7 characters");
+             "toolong.csv:2:9: column precision: value longer than 7 characters");
     snprintf(path, sizeof path, "%s", dir);
     assert_int_equal(read_file(path), -1);                 /* a directory */
     assert_non_null(strstr(err, "Is a directory"));
+}
+
+/* What strtod would take and no run file means: each refused at its
+ * column.  NA and empty stay missing values; an error may be inf. */
+static void numbers_out_of_range_are_refused(void **state)
+{
+    (void)state;
+    const char *h = "kernel,m,n,k,time_ms,gflops,occupancy_theoretical,rel_err_fro,alpha\n";
+    char text[512];
+    static const struct { const char *row, *want; } c[] = {
+        { "x,1,2,3,1,1e400,50,0,1", "r.csv:2:11: column gflops: '1e400' is out of range (larger than any double)" },
+        { "x,1,2,3,nan,1,50,0,1", "r.csv:2:9: column time_ms: 'nan' is not a number (a missing value is NA)" },
+        { "x,1,2,3,1,inf,50,0,1", "r.csv:2:11: column gflops: 'inf' is infinite, not a number >= 0" },
+        { "x,1,2,3,1,-inf,50,0,1", "r.csv:2:11: column gflops: '-inf' is infinite" },
+        { "x,-4,2,3,1,1,50,0,1", "r.csv:2:3: column m: '-4' is out of range: not a size >= 1" },
+        { "x,1,0,3,1,1,50,0,1", "r.csv:2:5: column n: '0' is out of range: not a size >= 1" },
+        { "x,1,2,3,-1,1,50,0,1", "r.csv:2:9: column time_ms: '-1' is out of range: not a number >= 0" },
+        { "x,1,2,3,1,1,150,0,1", "r.csv:2:13: column occupancy_theoretical: '150' is out of range: not a percentage from 0 to 100" },
+        { "x,1,2,3,1,1,50,-inf,1", "r.csv:2:16: column rel_err_fro: '-inf' is infinite" },
+        { "x,1,2,3,fast,1,50,0,1", "r.csv:2:9: column time_ms: 'fast' is not a number" },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\n", h, c[i].row);
+        bad_file("r.csv", text, c[i].want);
+    }
+    /* allowed: NA, empty, a negative alpha, an infinite error, 1e-400 (0) */
+    snprintf(text, sizeof text, "%sx,1,2,3,NA,,100,inf,-1\ny,1,2,3,1e-400,0,0,0,1\n", h);
+    assert_int_equal(read_file(write_text("ok.csv", text)), 0);
+    assert_int_equal(rf.nrows, 2);
+    assert_true(isnan(rf.rows[0].time_ms) && isnan(rf.rows[0].gflops));
+    assert_true(isinf(rf.rows[0].rel_err_fro) && rf.rows[0].alpha == -1);
+    gp_run_file_free(&rf);
+}
+
+static void duplicate_rows_and_other_schemas_are_refused(void **state)
+{
+    (void)state;
+    bad_file("dup.csv", "kernel,config,m,n,k\na,c1,1,2,3\nb,c1,1,2,3\na,c2,1,2,3\na,c1,1,2,3\n",
+             "dup.csv:5:1: duplicate row: a 1x2x3 c1 is also on line 2");
+    /* trace rows: one identity per launch (pid, correlation id) */
+    assert_int_equal(read_file(write_text("trace.csv", "kernel,m,n,k,pid,correlation_id\n"
+        "a,NA,NA,NA,7,1\na,NA,NA,NA,7,2\na,NA,NA,NA,8,1\n")), 0);
+    assert_int_equal(rf.nrows, 3);
+    gp_run_file_free(&rf);
+    bad_file("v2.csv", "# schema: gemmprof-run/2\nkernel,m,n,k\n",
+             "v2.csv:1:11: schema 'gemmprof-run/2': this gemmprof reads gemmprof-run/1");
+    bad_file("ceil.csv", "# schema: gemmprof-ceilings/1\nkernel,m,n,k\n",
+             "ceil.csv:1:11: schema 'gemmprof-ceilings/1'");
+    bad_file("clock.csv", "# sm_clock_max_mhz: 1e400\nkernel,m,n,k\n",
+             "clock.csv:1:21: sm_clock_max_mhz: '1e400' is out of range");
 }
 
 static void writer_reports_open_failure(void **state)
@@ -467,7 +528,9 @@ int main(void)
         cmocka_unit_test(subset_any_order_unknown_ignored),
         cmocka_unit_test(na_and_empty_read_as_na),
         cmocka_unit_test(quotes_crlf_and_bom),
-        cmocka_unit_test(cut_off_file_keeps_complete_rows),
+        cmocka_unit_test(cut_off_file_refused_or_salvaged),
+        cmocka_unit_test(numbers_out_of_range_are_refused),
+        cmocka_unit_test(duplicate_rows_and_other_schemas_are_refused),
         cmocka_unit_test(short_or_long_rows_are_errors),
         cmocka_unit_test(malformed_numbers_name_line_and_column),
         cmocka_unit_test(structural_errors),

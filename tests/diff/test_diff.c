@@ -17,7 +17,7 @@
 
 #define FIX "tests/fixtures/diff/"
 
-static const gp_diff_opts defaults = { GP_DIFF_THRESHOLD_DEFAULT, NULL, NULL };
+static const gp_diff_opts defaults = { .threshold_pct = GP_DIFF_THRESHOLD_DEFAULT };
 static gp_diff d;
 static char err[1024];
 
@@ -105,12 +105,12 @@ static void threshold_decides_what_regressed(void **state)
 {
     (void)state;
     /* at 50% only the new spill still counts: it is flagged as such */
-    gp_diff_opts loose = { 50, NULL, NULL };
+    gp_diff_opts loose = { .threshold_pct = 50 };
     load_ok(FIX "base.csv", FIX "spill.csv", &loose);
     assert_int_equal(d.nregressed, 1);
     assert_int_equal(d.rows[0].verdict, GP_DIFF_SPILLS);
     gp_diff_free(&d);
-    gp_diff_opts tight = { 2, NULL, NULL };
+    gp_diff_opts tight = { .threshold_pct = 2 };
     load_ok(FIX "base.csv", FIX "spill.csv", &tight);
     assert_int_equal(d.nregressed, 2);          /* smem's 2.9% now counts */
     assert_int_equal(find("smem")->verdict, GP_DIFF_SLOWER);
@@ -167,7 +167,8 @@ static void stopped_verifying_regresses_at_any_speed(void **state)
 static void pair_compares_two_variants_of_one_file(void **state)
 {
     (void)state;
-    gp_diff_opts o = { GP_DIFF_THRESHOLD_DEFAULT, "specimen_uint", "specimen_sizet" };
+    gp_diff_opts o = { .threshold_pct = GP_DIFF_THRESHOLD_DEFAULT,
+                       .pair_base = "specimen_uint", .pair_new = "specimen_sizet" };
     load_ok(FIX "specimens.csv", FIX "specimens.csv", &o);
     assert_int_equal(d.nrows, 1);
     assert_int_equal(d.nonly_base + d.nonly_cur, 0);
@@ -181,6 +182,37 @@ static void pair_compares_two_variants_of_one_file(void **state)
     assert_int_equal(d.nrows, 2);
     assert_int_equal(d.nregressed, 0);
     gp_diff_free(&d);
+}
+
+/* A gate: NEW that lost rows fails (exit 1, each row named) unless
+ * --allow-missing; rows only in NEW never fail. */
+static void lost_rows_fail_unless_allowed(void **state)
+{
+    (void)state;
+    load_ok(FIX "base.csv", FIX "lost-rows.csv", &defaults);
+    assert_int_equal(d.nrows, 2);
+    assert_int_equal(d.nregressed, 0);
+    assert_int_equal(d.nonly_base, 2);
+    assert_true(gp_diff_failed(&d));
+    gp_diff_free(&d);
+    char *text = NULL;
+    assert_int_equal(run_files(FIX "base.csv", FIX "lost-rows.csv", &defaults,
+                               GP_DIFF_TEXT, &text), 1);
+    assert_non_null(strstr(text, "MISSING             naive fp32 4096x4096x4096 32x32  "
+                                 "(only in base)\n"));
+    assert_non_null(strstr(text, "MISSING             smem fp32 4096x4096x4096 "
+                                 "32x32x32  (only in base)\n"));
+    free(text);
+    gp_diff_opts allow = defaults;
+    allow.allow_missing = 1;
+    assert_int_equal(run_files(FIX "base.csv", FIX "lost-rows.csv", &allow,
+                               GP_DIFF_TEXT, &text), 0);
+    assert_non_null(strstr(text, "2 rows only in base (allowed)"));
+    free(text);
+    assert_int_equal(run_files(FIX "lost-rows.csv", FIX "base.csv", &defaults,
+                               GP_DIFF_TEXT, &text), 0);
+    assert_non_null(strstr(text, "new                 naive fp32"));
+    free(text);
 }
 
 /* gp_diff_load fails with a message containing `want`, and the command
@@ -204,9 +236,9 @@ static void bad_input_exits_2_naming_the_problem(void **state)
     bad(FIX "base.csv", FIX "missing.csv", FIX "missing.csv: No such file");
     bad(FIX "missing.csv", FIX "base.csv", FIX "missing.csv: No such file");
     bad(FIX "base.csv", FIX "malformed.csv",
-        FIX "malformed.csv:17: column time_ms: '27x5.8' is not a number");
-    bad(FIX "base.csv", FIX "schema2.csv", "mismatched schema: " FIX "base.csv is "
-        "gemmprof-run/1, " FIX "schema2.csv is gemmprof-run/2");
+        FIX "malformed.csv:17:33: column time_ms: '27x5.8' is not a number");
+    bad(FIX "base.csv", FIX "schema2.csv", FIX "schema2.csv:2:11: schema "
+        "'gemmprof-run/2': this gemmprof reads gemmprof-run/1");
     bad(FIX "base.csv", FIX "other-size.csv", "no common rows: " FIX "base.csv has 4");
     bad(FIX "base.csv", "tests/fixtures/ceilings-fixture.csv", "no column 'kernel'");
 }
@@ -431,6 +463,7 @@ int main(void)
         cmocka_unit_test(different_gpu_is_shown_first),
         cmocka_unit_test(stopped_verifying_regresses_at_any_speed),
         cmocka_unit_test(pair_compares_two_variants_of_one_file),
+        cmocka_unit_test(lost_rows_fail_unless_allowed),
         cmocka_unit_test(bad_input_exits_2_naming_the_problem),
         cmocka_unit_test(baseline_file_is_checked_before_a_run),
         cmocka_unit_test(json_output_parses_back),

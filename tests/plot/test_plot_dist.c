@@ -398,7 +398,8 @@ static void size_option_picks_one_shape(void **state)
 static void absurd_rank_counts_are_not_dist_rows(void **state)
 {
     env *e = *state;
-    static const char *const counts[] = { "268435456", "1e63", "2.5", "inf" };
+    /* "inf" never gets this far: the reader refuses it (test_csv.c) */
+    static const char *const counts[] = { "268435456", "1e63", "2.5" };
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         char path[PATH_MAX + 32], cmd[2 * PATH_MAX + 256], msg[1024];
         gp_fmt(path, sizeof path, "%s/ranks-%zu.csv", e->work, i);

@@ -284,7 +284,27 @@ static void broken_tuning_files_are_refused(void **state)
           "blocktile_2d,fp32,10,5,64x64x8/4x4,1\n", f);
     fclose(f);
     assert_int_equal(gp_tuning_read(path, &t, err, sizeof err), -1);
-    assert_non_null(strstr(err, "line 2: malformed tuning entry"));
+    assert_non_null(strstr(err, ":2:19: min_size 10 > max_size 5"));
+    static const struct { const char *line, *want; } bad[] = {
+        { "blocktile_2d,fp32,1,1048576,64x64x8/4x4,1e400\n",
+          ":2:41: gflops: '1e400' is out of range (larger than any double)" },
+        { "blocktile_2d,fp32,1,1048576,64x64x8/4x4,nan\n",
+          ":2:41: gflops: 'nan' is not a number" },
+        { "blocktile_2d,fp32,0,100,64x64x8/4x4,1\n", ":2:19: min_size: '0' is out of range" },
+        { "blocktile_2d,fp32,1,2000000,64x64x8/4x4,1\n", ":2:21: max_size: '2000000' is out" },
+        { "blocktile_2d,fp32,1,100,64x64x8/4x4,1\nblocktile_2d,fp32,50,200,32x32x8/4x4,1\n",
+          ":3:19: sizes 50..200 of blocktile_2d overlap line 2's 1..100" },
+        { "blocktile_2d,fp32,1,100,64x64x8/4x4,1", ":2:38: last line is cut off" },
+        { "blocktile_2d,fp32,1,100\n", ":2:1: 4 fields" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        f = fopen(path, "w");
+        fprintf(f, "family,precision,min_size,max_size,config,gflops\n%s", bad[i].line);
+        fclose(f);
+        assert_int_equal(gp_tuning_read(path, &t, err, sizeof err), -1);
+        if (!strstr(err, bad[i].want))
+            fail_msg("'%s' does not contain '%s'", err, bad[i].want);
+    }
     f = fopen(path, "w");
     fputs("kernel,m,n,k\n", f);
     fclose(f);
