@@ -29,6 +29,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+    gp_on_out_of_memory(gp_exit_out_of_memory);   /* util's default: return -1 */
     gp_meta_set_command(argc, argv);
     if (argc > 1 && argv[1][0] != '-') {
         for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; ++i)
