@@ -63,7 +63,7 @@ static void read_times(const char *path, durations *t)
 static void join_times(gp_row *r, const durations *t, int *from_counter)
 {
     duration key = { r->correlation_id, 0 };
-    duration *hit = r->correlation_id < 0 ? NULL :
+    duration *hit = r->correlation_id < 0 || t->n == 0 ? NULL :   /* no .times: d NULL */
                     bsearch(&key, t->d, t->n, sizeof *t->d, by_corr);
     size_t n = 0;
     double v[64];
