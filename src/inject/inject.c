@@ -13,6 +13,7 @@
  * A forked child and an exiting process are left alone (guard.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cupti_driver_cbid.h>
 
@@ -112,15 +113,30 @@ static void add_replay_cost(gp_replay_cost *sum, const gp_replay *rp)
     sum->evaluate_ms += c.evaluate_ms;
 }
 
-static void end_session(CUcontext ctx)
+/* drained: no launch is inside a profiled range, so the session can go;
+ * else one may still use it: it is dropped, not freed (lock held). */
+static void end_session(CUcontext ctx, int drained)
 {
     for (int i = 0; i < nsessions; i++)
         if (sessions[i].ctx == ctx) {
             add_replay_cost(&cost.replay, sessions[i].rp);
-            gp_replay_end(sessions[i].rp);
+            if (drained)
+                gp_replay_end(sessions[i].rp);
             sessions[i] = sessions[--nsessions];
             return;
         }
+}
+
+/* A context is destroyed (at exit, by the runtime, perhaps before our
+ * at_exit) while other threads may be inside launches: wait for them to
+ * leave, but not for long, as one may wait in the driver for the thread
+ * destroying the context.  1 if they left (the launch lock is then held). */
+static int drain_launches(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    return !tl.state && pthread_rwlock_timedwrlock(&launch_lock, &until) == 0;
 }
 
 /* The part file exists once the process has a context: that is what tells
@@ -268,16 +284,19 @@ static void context_event(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
 {
     if (gp_inject_forked())             /* its locks may be held by no one */
         return;
-    pthread_mutex_lock(&gp_inj.lock);
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        pthread_mutex_lock(&gp_inj.lock);
         open_part(rd->context);
-    } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-        end_session(rd->context);
         pthread_mutex_unlock(&gp_inj.lock);
+    } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        int drained = drain_launches();
+        pthread_mutex_lock(&gp_inj.lock);
+        end_session(rd->context, drained);
+        pthread_mutex_unlock(&gp_inj.lock);
+        if (drained)
+            pthread_rwlock_unlock(&launch_lock);
         gp_inject_activity_flush(1);
-        return;
     }
-    pthread_mutex_unlock(&gp_inj.lock);
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
