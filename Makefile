@@ -83,7 +83,9 @@ $(CUB)/kernels/%_sm90a.cu.o: GENCODE := $(strip $(call gencode,$(SM_CCS),\
     $(if $(filter 90,$(SM_CCS)),$(filter-out 90,$(PTX_CCS)),$(PTX_CCS)),a))
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
 # cupti_profiler_host.h includes <string>: C needs the empty one in src/cupti/compat.
-$(B)/src/cupti/%.o $(B)/src/trace/inject.o $(B)/src/trace/inject_%.o: CPPFLAGS += -Isrc/cupti/compat
+$(B)/src/cupti/%.o $(B)/src/inject/%.o: CPPFLAGS += -Isrc/cupti/compat
+# (private: not passed on to the library and objects a test depends on)
+$(B)/tests/inject/%: private CPPFLAGS += -Isrc/cupti/compat
 CFLAGS    ?= -O2 -g
 # -fPIC: the host objects also go into the trace injection library, a
 # shared object loaded into other programs.  One build serves both (Debian's
@@ -123,29 +125,32 @@ endif
 
 # Sources by folder: src/<component>/ (see docs/layout.md), kernels/, probes/.
 # src/cli/main.c is the program; everything else goes into the library the
-# tests link too, except the trace injection library's own files.
+# tests link too.  src/inject/ is there as well, for its tests and for the
+# contract gemmprof trace shares with it; the binary calls nothing of the
+# library's own (its entry point is called by the CUDA driver only), so the
+# linker takes none of that into gemmprof.
 COMPONENTS := $(filter-out src/dist/,$(wildcard src/*/))
-INJECT_C  := $(wildcard src/trace/inject*.c)
-LIB_C     := $(filter-out src/cli/main.c $(INJECT_C),$(foreach d,$(COMPONENTS),$(wildcard $(d)*.c))) \
+INJECT_C  := $(wildcard src/inject/*.c)
+LIB_C     := $(filter-out src/cli/main.c,$(foreach d,$(COMPONENTS),$(wildcard $(d)*.c))) \
              $(DIST_C) $(wildcard kernels/*.c) $(wildcard probes/*.c)
 LIB_CU    := $(foreach d,$(COMPONENTS),$(wildcard $(d)*.cu)) $(wildcard kernels/*.cu) $(wildcard probes/*.cu)
 LIB_OBJ   := $(LIB_C:%.c=$(B)/%.o) $(LIB_CU:%.cu=$(CUB)/%.cu.o) $(B)/gen/ptxas_table.o $(B)/gen/version.o
 TESTS     := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/*/test_*.c))
 
 # gemmprof trace's injection library, next to the binary (BIN/../lib/gemmprof,
-# where gemmprof looks; GEMMPROF_INJECT_LIB overrides).  It holds the CUPTI
-# session code, the run-file writer and the trace pieces they share, and
-# nothing that needs the CUDA runtime: it runs inside any CUDA application.
+# where gemmprof looks; GEMMPROF_INJECT_LIB overrides): src/inject/ and the
+# lower parts it needs (the CUPTI session code, the run-file writer), and
+# nothing that needs the CUDA runtime, exits or prints (tests/trace.sh
+# checks): it runs inside any CUDA application.
 LIBDIR    ?= $(dir $(abspath $(BIN)))lib
 ifeq ($(SANITIZE),1)   # its own, found through GEMMPROF_INJECT_LIB by the tests
 LIBDIR    := $(abspath $(B))/lib
 endif
 INJECT    := $(LIBDIR)/gemmprof/libgemmprof-inject.so
 INJECT_OBJ := $(INJECT_C:%.c=$(B)/%.o) \
-             $(addprefix $(B)/src/trace/,env.o filter.o launch_row.o) \
              $(addprefix $(B)/src/cupti/,loader.o host.o session.o replay.o explain.o metric_list.o) \
              $(addprefix $(B)/src/data/,row.o value.o csv.o meta.o kernel_name.o) \
-             $(addprefix $(B)/src/util/,errors.o text.o clock.o) \
+             $(addprefix $(B)/src/util/,text.o clock.o) \
              $(B)/src/gpu/occupancy.o $(B)/gen/version.o
 
 .PHONY: all tests test check install clean plots report plugin arch fuzz fuzz-build FORCE
@@ -162,10 +167,10 @@ $(B)/libgemmprof.a: $(LIB_OBJ) $(B)/mpi-$(MPI).stamp
 
 # --no-undefined: a part that needs the CUDA runtime (or anything else not
 # loaded by every CUDA application) fails here, not inside someone's app.
-$(INJECT): $(INJECT_OBJ) src/trace/inject.map
+$(INJECT): $(INJECT_OBJ) src/inject/inject.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(INJECT_OBJ) $(SAN_FLAGS) -Wl,--no-undefined -Wl,-Bsymbolic \
-	    -Wl,--version-script=src/trace/inject.map -ldl -lstdc++ -lpthread -lm
+	    -Wl,--version-script=src/inject/inject.map -ldl -lstdc++ -lpthread -lm
 
 $(B)/mpi-$(MPI).stamp:
 	@mkdir -p $(dir $@)
@@ -225,6 +230,9 @@ $(B)/gen/%.o: $(B)/gen/%.c
 $(B)/tests/%: tests/%.c $(B)/libgemmprof.a
 	@mkdir -p $(dir $@)
 	$(LINK_CC) $(CPPFLAGS) $(CFLAGS) -Itests $(TEST_FLAGS) -o $@ $(filter %.c,$^) $(B)/libgemmprof.a $(LDFLAGS) -lcmocka $(LDLIBS)
+
+# Its realloc fails on demand: growing strings out of memory.
+$(B)/tests/util/test_text: private LDFLAGS += -Wl,--wrap=realloc
 
 # The fuzz targets' functions, replayed on the committed corpus and crashes.
 $(B)/tests/fuzz/test_fuzz_replay: tests/fuzz/targets.c tests/fuzz/targets.h

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # trace-check.sh - gemmprof trace on the GPU machine, in one device call:
 #   1. build (gemmprof, the injection library, the tests, the fixture app)
-#   2. the trace tests: tests/trace_gpu.sh and tests/trace.sh, the cmocka
-#      tests of src/trace (GEMMPROF_REQUIRE_GPU=1: nothing may skip)
+#   2. the trace tests: tests/trace_gpu.sh, tests/trace_harm.sh and
+#      tests/trace.sh, the cmocka tests of src/trace and src/inject
+#      (GEMMPROF_REQUIRE_GPU=1: nothing may skip)
 #   3. an outside client: PyTorch 4096^3 matmuls in FP32 (TF32 off), TF32
 #      and BF16; their GEMM rows' counted FLOPs against 2*4096^3 (1%)
 #   4. the fixture app against ncu --clock-control none, same metrics,
@@ -57,10 +58,10 @@ stage_build() {
 stage_test() {
     local t0 t; t0=$(now)
     : >"$OUT/test.log"
-    for t in build/tests/trace/test_*; do
+    for t in build/tests/trace/test_* build/tests/inject/test_*; do
         "$t" >>"$OUT/test.log" 2>&1 || status=1
     done
-    for t in tests/trace_gpu.sh tests/trace.sh; do
+    for t in tests/trace_gpu.sh tests/trace_harm.sh tests/trace.sh; do
         GEMMPROF_REQUIRE_GPU=1 GEMMPROF_BIN=$GP TRACE_KEEP=$OUT/fixture bash "$t" >>"$OUT/test.log" 2>&1
     done
     local p f s ok bad

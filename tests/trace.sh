@@ -2,10 +2,11 @@
 # trace.sh - gemmprof trace without a GPU: bad input is one line and exit 2,
 # CMD's exit status, stdout and stdin are its own, a program that never
 # creates a CUDA context is "not a CUDA program", the injected library is
-# built self-contained; and the part files of a trace (synthetic fixture
-# parts, tests/fixtures/trace/parts/) merge into a run file that python's
-# csv module, gnuplot, plot, report and diff all read; and a trace file a
-# GPU wrote (committed) plots here, as the GPU machine has no gnuplot.
+# built self-contained and references no exit, abort, stdout or stderr;
+# the part files of a trace (synthetic fixture parts,
+# tests/fixtures/trace/parts/) merge into a run file that python's csv
+# module, gnuplot, plot, report and diff all read; and a trace file a GPU
+# wrote (committed) plots here, as the GPU machine has no gnuplot.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 export GEMMPROF_PLOTS=${GEMMPROF_PLOTS:-$here/../plots}
@@ -63,13 +64,19 @@ rc=$?
 [ $rc = 2 ] && grep -q after int.out && pass trace/sigint_left_to_cmd ||
     fail trace/sigint_left_to_cmd "exit $rc: $(cat int.out int.err)"
 
-# ---- the injected library: self-contained, one symbol ----
+# ---- the injected library: self-contained, one symbol, harmless ----
 if ! command -v nm >/dev/null || ! command -v readelf >/dev/null; then
     skip trace/lib_exports_entry_only "no binutils (nm, readelf) here"
 elif [ -r "$LIB" ]; then
     syms=$(nm -D --defined-only "$LIB" | awk '{ print $3 }')
     [ "$syms" = InitializeInjection ] && pass trace/lib_exports_entry_only ||
         fail trace/lib_exports_entry_only "$syms"
+    # it runs inside someone else's process: it never ends it, nor prints
+    # into its stdout or stderr (trouble goes to the part file)
+    bad=$(nm -D --undefined-only "$LIB" | awk '{ sub(/@.*/, "", $2); print $2 }' |
+          grep -xE '_?_?(exit|_exit|_Exit|quick_exit|abort|__assert_fail|perror|puts|putchar|printf|vprintf|__printf_chk|stdout|stderr)' |
+          tr '\n' ' ')
+    [ -z "$bad" ] && pass trace/lib_never_exits_or_prints || fail trace/lib_never_exits_or_prints "$bad"
     needed=$(readelf -d "$LIB" | awk '/NEEDED/ { print $5 }' | tr -d '[]' | tr '\n' ' ')
     grep -qE 'cudart|cupti|libcuda' <<<"$needed" &&
         fail trace/lib_needs_no_cuda_runtime "$needed" || pass trace/lib_needs_no_cuda_runtime

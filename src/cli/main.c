@@ -10,6 +10,7 @@
 
 int main(int argc, char **argv)
 {
+    gp_on_out_of_memory(gp_exit_out_of_memory);   /* util's default: return -1 */
     gp_meta_set_command(argc, argv);
     gp_run_set_commands(gp_command_words());
     if (argc > 1 && strcmp(argv[1], "--dry-run") == 0) {

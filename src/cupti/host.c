@@ -62,7 +62,7 @@ static int name_bad(const gp_metric_list *list, const unsigned char *bad,
             gp_buf_printf(&names, "%s%s", nbad++ ? ", " : "", list->names[i]);
     if (nbad)
         snprintf(err, n, "unknown metric%s for %s: %s (see --list-metrics)",
-                 nbad > 1 ? "s" : "", where, names.s);
+                 nbad > 1 ? "s" : "", where, names.s ? names.s : "(out of memory)");
     gp_buf_free(&names);
     return nbad ? -1 : 0;
 }

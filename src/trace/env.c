@@ -1,6 +1,6 @@
-/* env.c - what a traced process is given and how it names itself: CMD's
- * environment, where the injected library lives, the MPI rank, the part
- * files.  Shared by the command and the injected library. */
+/* env.c - what a traced process is given: CMD's environment and where the
+ * injected library lives (the command's side of the contract in
+ * inject/inject.h). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,36 +96,4 @@ int gp_trace_find_lib(const char *exe, char *out, size_t n, char *err, size_t er
     }
     strcpy(out, path);
     return 0;
-}
-
-/* The first launcher variable that is set: Open MPI, MPICH/PMI, Slurm. */
-void gp_trace_rank(const char *(*get)(const char *), char *rank, size_t n, long *size)
-{
-    static const char *const vars[][2] = {
-        { "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
-        { "PMI_RANK", "PMI_SIZE" },
-        { "SLURM_PROCID", "SLURM_NTASKS" },
-    };
-    rank[0] = '\0';
-    *size = -1;
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *r = get(vars[i][0]);
-        if (!r || !*r || strspn(r, "0123456789") != strlen(r))
-            continue;
-        snprintf(rank, n, "%s", r);
-        const char *s = get(vars[i][1]);
-        char *end;
-        long v = s && *s ? strtol(s, &end, 10) : -1;
-        *size = v > 0 && *end == '\0' ? v : -1;
-        return;
-    }
-}
-
-int gp_trace_part_name(char *out, size_t n, const char *dir, const char *host,
-                       long pid, const char *ext)
-{
-    char h[64];
-    gp_slug(host && *host ? host : "host", h, sizeof h);
-    int len = snprintf(out, n, "%s/%s-%ld.%s", dir, h, pid, ext);
-    return len < 0 || (size_t)len >= n ? -1 : 0;
 }

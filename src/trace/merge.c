@@ -63,7 +63,7 @@ static void read_times(const char *path, durations *t)
 static void join_times(gp_row *r, const durations *t, int *from_counter)
 {
     duration key = { r->correlation_id, 0 };
-    duration *hit = r->correlation_id < 0 ? NULL :
+    duration *hit = r->correlation_id < 0 || t->n == 0 ? NULL :   /* no .times: d NULL */
                     bsearch(&key, t->d, t->n, sizeof *t->d, by_corr);
     size_t n = 0;
     double v[64];
@@ -124,6 +124,7 @@ typedef struct {
     gp_meta first;              /* the first part's metadata: GPU, metrics */
     gp_buf processes;
     gp_buf costs;               /* each process's "profiling_cost"         */
+    gp_buf warnings;            /* each process's "warning" (out of memory) */
 } merged;
 
 static int append_rows(merged *m, const gp_run_file *f, const durations *t,
@@ -157,6 +158,9 @@ static void note_part(const gp_meta *meta, const char *part, gp_trace_merge_resu
     const char *e = gp_meta_get(meta, "counter_error");
     if (e && !res->warning[0])
         gp_fmt(res->warning, sizeof res->warning, "counters failed in %s: %s", part, e);
+    const char *w = gp_meta_get(meta, "warning");
+    if (w && !res->warning[0])
+        gp_fmt(res->warning, sizeof res->warning, "%s: %s", part, w);
 }
 
 static int read_part(const char *dir, const char *name, merged *m, durations *t,
@@ -184,6 +188,10 @@ static int read_part(const char *dir, const char *name, merged *m, durations *t,
     const char *cost = gp_meta_get(&f.meta, "profiling_cost");
     if (cost)
         gp_buf_printf(&m->costs, "%s%s: %s", m->costs.s ? "; " : "", pid ? pid : "?", cost);
+    const char *warning = gp_meta_get(&f.meta, "warning");
+    if (warning)
+        gp_buf_printf(&m->warnings, "%s%s: %s", m->warnings.s ? "; " : "", pid ? pid : "?",
+                      warning);
     int rc = append_rows(m, &f, t, res);
     gp_run_file_free(&f);
     res->parts++;
@@ -212,6 +220,8 @@ static void merged_meta(const merged *m, const gp_trace_merge_opts *o,
                 m->processes.s ? m->processes.s : "");
     if (m->costs.s)
         gp_meta_set(meta, "profiling_cost", "%s", m->costs.s);
+    if (m->warnings.s)
+        gp_meta_set(meta, "warning", "%s", m->warnings.s);
     if (o->o) {
         char count[32] = "all";
         if (o->o->launch_count >= 0)
@@ -273,6 +283,7 @@ int gp_trace_merge(const char *dir, const gp_trace_merge_opts *o, const char *ou
     gp_strlist_free(&parts);
     gp_buf_free(&m.processes);
     gp_buf_free(&m.costs);
+    gp_buf_free(&m.warnings);
     free(m.rows);
     free(t.d);
     return rc;

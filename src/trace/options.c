@@ -2,6 +2,7 @@
  * is checked before CMD starts, so a typo costs no run of the application. */
 #include <getopt.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -15,23 +15,35 @@ void gp_fmt(char *out, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-void gp_buf_printf(gp_buf *b, const char *fmt, ...)
+static void (*oom_handler)(void);
+
+void gp_on_out_of_memory(void (*handler)(void))
+{
+    oom_handler = handler;
+}
+
+static int out_of_memory(void)
+{
+    if (oom_handler)
+        oom_handler();
+    return -1;
+}
+
+int gp_buf_printf(gp_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0)
-        return;
+        return 0;                       /* a bad format: nothing to add */
     if (b->len + (size_t)n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->len + (size_t)n + 1)
             cap *= 2;
         char *s = realloc(b->s, cap);
-        if (!s) {
-            perror("gemmprof");
-            exit(2);
-        }
+        if (!s)
+            return out_of_memory();
         b->s = s;
         b->cap = cap;
     }
@@ -39,6 +51,7 @@ void gp_buf_printf(gp_buf *b, const char *fmt, ...)
     vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
+    return 0;
 }
 
 void gp_buf_free(gp_buf *b)
@@ -59,16 +72,16 @@ void *gp_push(void *arr, int *n, size_t size)
     return grown + (size_t)(*n)++ * size;
 }
 
-void gp_strlist_add(gp_strlist *l, const char *s)
+int gp_strlist_add(gp_strlist *l, const char *s)
 {
     char **v = realloc(l->v, (size_t)(l->n + 1) * sizeof *v);
-    char *c = strdup(s);
-    if (!v || !c) {
-        perror("gemmprof");
-        exit(2);
-    }
+    if (v)
+        l->v = v;                       /* the old block may be gone: keep it */
+    char *c = v ? strdup(s) : NULL;
+    if (!c)
+        return out_of_memory();
     v[l->n++] = c;
-    l->v = v;
+    return 0;
 }
 
 void gp_strlist_free(gp_strlist *l)

@@ -23,8 +23,17 @@ void gp_option_error(int c, char **argv, const struct option *long_opts,
 void gp_fmt(char *out, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Out of memory, a growing string or list is left as it was and its
+ * function returns -1; 0 otherwise.  Nothing here exits: the injection
+ * library shares these inside other people's processes.  A program that
+ * would rather stop sets a handler, called before the -1 (gemmprof's main
+ * sets gp_exit_out_of_memory). */
+void gp_on_out_of_memory(void (*handler)(void));
+/* "gemmprof: out of memory" on stderr and exit(2) (errors.c). */
+void gp_exit_out_of_memory(void);
+
 typedef struct { char *s; size_t len, cap; } gp_buf;
-void gp_buf_printf(gp_buf *b, const char *fmt, ...)
+int gp_buf_printf(gp_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void gp_buf_free(gp_buf *b);
 
@@ -34,7 +43,7 @@ void gp_buf_free(gp_buf *b);
 void *gp_push(void *arr, int *n, size_t size);
 
 typedef struct { char **v; int n; } gp_strlist;
-void gp_strlist_add(gp_strlist *l, const char *s);
+int gp_strlist_add(gp_strlist *l, const char *s);
 void gp_strlist_free(gp_strlist *l);
 
 /* Seconds on a monotonic clock, for measuring host time (clock.c). */

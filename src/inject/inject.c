@@ -9,15 +9,17 @@
  * and flushed.  A selected launch holds a writer lock from entry to exit
  * and every other launch a reader lock, so no kernel of another thread
  * slips into a profiled range.  Nothing is printed: CMD's output is its
- * own; what went wrong goes into the part file as "# key: value" lines. */
+ * own; what went wrong goes into the part file as "# key: value" lines.
+ * A forked child and an exiting process are left alone (guard.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cupti_driver_cbid.h>
 
 #include "cupti/profiler.h"
 #include "util/util.h"
-#include "inject.h"
+#include "state.h"
 
 gp_inject gp_inj = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -111,15 +113,30 @@ static void add_replay_cost(gp_replay_cost *sum, const gp_replay *rp)
     sum->evaluate_ms += c.evaluate_ms;
 }
 
-static void end_session(CUcontext ctx)
+/* drained: no launch is inside a profiled range, so the session can go;
+ * else one may still use it: it is dropped, not freed (lock held). */
+static void end_session(CUcontext ctx, int drained)
 {
     for (int i = 0; i < nsessions; i++)
         if (sessions[i].ctx == ctx) {
             add_replay_cost(&cost.replay, sessions[i].rp);
-            gp_replay_end(sessions[i].rp);
+            if (drained)
+                gp_replay_end(sessions[i].rp);
             sessions[i] = sessions[--nsessions];
             return;
         }
+}
+
+/* A context is destroyed (at exit, by the runtime, perhaps before our
+ * at_exit) while other threads may be inside launches: wait for them to
+ * leave, but not for long, as one may wait in the driver for the thread
+ * destroying the context.  1 if they left (the launch lock is then held). */
+static int drain_launches(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    return !tl.state && pthread_rwlock_timedwrlock(&launch_lock, &until) == 0;
 }
 
 /* The part file exists once the process has a context: that is what tells
@@ -148,16 +165,32 @@ static int capturing(CUpti_CallbackId cbid, CUstream stream)
            st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
+/* The launch lock, unless exit has begun meanwhile (then no launch may
+ * start a profiled range: at_exit drained them).  0 if taken. */
+static int take_launch_lock(int writer)
+{
+    if (writer)
+        pthread_rwlock_wrlock(&launch_lock);
+    else
+        pthread_rwlock_rdlock(&launch_lock);
+    if (!gp_inject_idle())
+        return 0;
+    pthread_rwlock_unlock(&launch_lock);
+    return -1;
+}
+
 static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    if (tl.state)                       /* a launch inside ours (CUPTI's) */
+    if (tl.state || gp_inject_idle())   /* a launch inside ours (CUPTI's) */
         return;
     double t0 = now_ms();
     gp_trace_launch l;
     CUfunction f;
     CUstream stream;
     memset(&l, 0, sizeof l);
-    if (gp_inject_launch_params(cbid, cb->functionParams, &f, &stream, &l) != 0 ||
+    /* no context: the driver refuses the launch, let it say so */
+    if (!cb->context ||
+        gp_inject_launch_params(cbid, cb->functionParams, &f, &stream, &l) != 0 ||
         capturing(cbid, stream))
         return;
     pthread_mutex_lock(&gp_inj.lock);
@@ -166,13 +199,18 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     int selected = gp_trace_filter_select(&gp_inj.filter, name);
     char *copy = selected ? strdup(name) : NULL;
     pthread_mutex_unlock(&gp_inj.lock);
+    if (selected && !copy)
+        gp_inject_out_of_memory("a kernel name");
     if (!selected || !copy) {
         free(copy);
-        pthread_rwlock_rdlock(&launch_lock);
-        tl = (inflight){ .state = 1, .corr = cb->correlationId };
+        if (take_launch_lock(0) == 0)
+            tl = (inflight){ .state = 1, .corr = cb->correlationId };
         return;
     }
-    pthread_rwlock_wrlock(&launch_lock);
+    if (take_launch_lock(1) != 0) {
+        free(copy);
+        return;
+    }
     tl = (inflight){ .state = 2, .corr = cb->correlationId, .t_enter = t0, .f = f,
                      .l = l, .name = copy };
     gp_inject_activity_want(cb->correlationId);
@@ -244,22 +282,29 @@ static void launch_exit(const CUpti_CallbackData *cb)
 
 static void context_event(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
 {
-    pthread_mutex_lock(&gp_inj.lock);
-    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
-        open_part(rd->context);
-    } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-        end_session(rd->context);
-        pthread_mutex_unlock(&gp_inj.lock);
-        gp_inject_activity_flush(1);
+    if (gp_inject_forked())             /* its locks may be held by no one */
         return;
+    if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        pthread_mutex_lock(&gp_inj.lock);
+        open_part(rd->context);
+        pthread_mutex_unlock(&gp_inj.lock);
+    } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        int drained = drain_launches();
+        pthread_mutex_lock(&gp_inj.lock);
+        end_session(rd->context, drained);
+        pthread_mutex_unlock(&gp_inj.lock);
+        if (drained)
+            pthread_rwlock_unlock(&launch_lock);
+        gp_inject_activity_flush(1);
     }
-    pthread_mutex_unlock(&gp_inj.lock);
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
     (void)user;
+    if (!data)
+        return;
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
         context_event(cbid, data);
         return;
@@ -293,13 +338,25 @@ static void note_cost(void)
     gp_inject_part_note("profiling_cost", v);
 }
 
+/* Inherited by a forked child, which must not flush CUPTI (whose thread
+ * it does not have) or take locks another thread held at fork: it does
+ * nothing.  In the process itself, launches on other threads drain and
+ * none is profiled after, so nothing CUPTI tears down is in use; unless
+ * exit was called inside a launch (a signal handler): then waiting for
+ * ourselves would hang, and that launch's lock is left as it is. */
 static void at_exit(void)
 {
+    if (gp_inject_forked())
+        return;
+    if (!tl.state)
+        pthread_rwlock_wrlock(&launch_lock);
+    gp_inject_stop();
+    if (!tl.state)
+        pthread_rwlock_unlock(&launch_lock);
     gp_inject_activity_flush(1);
     pthread_mutex_lock(&gp_inj.lock);
     note_cost();
-    if (gp_inj.part)
-        fflush(gp_inj.part);
+    gp_inject_part_flush();
     pthread_mutex_unlock(&gp_inj.lock);
 }
 
@@ -332,7 +389,7 @@ static void cannot_trace(const char *why)
 {
     if (gp_trace_part_name(gp_inj.part_path, sizeof gp_inj.part_path, gp_inj.dir,
                            gp_inj.host, gp_inj.pid, "csv") != 0 ||
-        !(gp_inj.part = fopen(gp_inj.part_path, "w")))
+        !(gp_inj.part = gp_inject_fopen(gp_inj.part_path)))
         return;
     char v[700];
     snprintf(v, sizeof v, "refused: gemmprof cannot trace this process: %s", why);
@@ -340,6 +397,15 @@ static void cannot_trace(const char *why)
     gp_inject_part_note("counters", v);
     gp_csv_write_header(gp_inj.part);
     fflush(gp_inj.part);
+}
+
+/* Without its fork handler the library stays idle (guard.c). */
+static int guard(char *why, size_t n)
+{
+    if (gp_inject_guard_init() == 0)
+        return 0;
+    snprintf(why, n, "pthread_atfork failed: no fork handler");
+    return -1;
 }
 
 static int subscribe(char *why, size_t n)
@@ -377,7 +443,8 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     pthread_rwlockattr_init(&attr);
     pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
     pthread_rwlock_init(&launch_lock, &attr);
-    if (read_settings(why, sizeof why) != 0 || !(gp_inj.drv = gp_cudrv_load(why, sizeof why)) ||
+    if (read_settings(why, sizeof why) != 0 || guard(why, sizeof why) != 0 ||
+        !(gp_inj.drv = gp_cudrv_load(why, sizeof why)) ||
         !(gp_inj.api = gp_cupti_load(why, sizeof why)) || subscribe(why, sizeof why) != 0) {
         cannot_trace(why);
         return 1;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace.h"
+#include "inject.h"
 
 void gp_trace_config(const gp_trace_launch *l, char *out, size_t n)
 {

@@ -1,18 +1,19 @@
-/* inject.h - the library gemmprof trace injects into CMD's CUDA processes
- * (CUDA_INJECTION64_PATH: the driver calls InitializeInjection in cuInit).
- * Private to src/trace/, and built into its own shared object, never into
- * gemmprof: inject.c (callbacks, selection, counters), inject_facts.c
- * (a launch's shape and static facts from the driver), inject_part.c (the
- * process's part file), inject_activity.c (Activity API durations). */
-#ifndef GP_TRACE_INJECT_H
-#define GP_TRACE_INJECT_H
+/* state.h - the injected library's own state and parts, private to
+ * src/inject/ (the interface is inject.h): inject.c (entry point,
+ * callbacks, selection, counters), launch_params.c (a launch's shape from
+ * the launch API's parameters), facts.c (its static facts from the
+ * driver), part.c (the process's part file), activity.c (Activity API
+ * durations).  They need CUPTI and the driver, loaded with dlopen. */
+#ifndef GP_INJECT_STATE_H
+#define GP_INJECT_STATE_H
 
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "cupti/loader.h"
 #include "cupti/profiler.h"
-#include "trace.h"
+#include "inject.h"
+#include "util/util.h"
 
 typedef struct {
     const gp_cupti_api *api;
@@ -34,25 +35,35 @@ typedef struct {
 
 extern gp_inject gp_inj;
 
-/* ---- inject_part.c (callers hold gp_inj.lock) ---- */
+/* ---- part.c (callers hold gp_inj.lock) ---- */
 /* Create the part file with its metadata (the device of the first
  * context); the file's existence says "a CUDA context was created". */
 void gp_inject_part_open(uint32_t device);
 void gp_inject_part_row(const gp_row *r);
+/* At exit: what is still to say (a shortage of memory), on disk. */
+void gp_inject_part_flush(void);
 /* "# key: value" after the rows so far (the reader takes it as metadata). */
 void gp_inject_part_note(const char *key, const char *value);
+/* Memory ran out in `what` (a string literal): one "# warning:" line in
+ * the part file, written with the next row or at exit (gemmprof trace
+ * repeats it), never an exit.  Any thread, no lock needed. */
+void gp_inject_out_of_memory(const char *what);
 
-/* ---- inject_activity.c ---- */
+/* ---- activity.c ---- */
 /* Kernel records of the launches in the set go to "<part>.times". */
 int gp_inject_activity_start(char *why, size_t n);
 void gp_inject_activity_want(uint32_t correlation_id);
 void gp_inject_activity_flush(int forced);
 
-/* ---- inject_facts.c ---- */
+/* ---- launch_params.c ---- */
 /* The launch's shape from the API's parameters: 0, or -1 for a callback
- * id that is not a kernel launch gemmprof reads. */
+ * id that is not a kernel launch gemmprof reads, or for parameters the
+ * driver will refuse (a NULL config or function): those pass through
+ * untouched, and the driver says what is wrong. */
 int gp_inject_launch_params(CUpti_CallbackId cbid, const void *params, CUfunction *f,
                             CUstream *stream, gp_trace_launch *l);
+
+/* ---- facts.c ---- */
 /* Registers, local and static shared memory, occupancy, device limits. */
 void gp_inject_launch_facts(CUfunction f, gp_trace_launch *l);
 /* The demangled name of f (cached; callers hold gp_inj.lock). */

@@ -1,4 +1,4 @@
-/* inject_activity.c - durations of the profiled launches from the CUPTI
+/* activity.c - durations of the profiled launches from the CUPTI
  * Activity API (concurrent kernel records: GPU timestamps, no counters
  * involved), in the same run.  Records arrive in buffers, on CUPTI's
  * thread or in a flush; those of profiled launches (by correlation id) go
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inject.h"
+#include "state.h"
 
 #define BUFFER_BYTES (4u << 20)
 
@@ -30,8 +30,10 @@ static void wanted_put(uint32_t id)
     if ((wanted_n + 1) * 2 > wanted_cap) {
         size_t cap = wanted_cap ? 2 * wanted_cap : 1024;
         uint32_t *t = calloc(cap, sizeof *t);
-        if (!t)
+        if (!t) {
+            gp_inject_out_of_memory("the list of profiled launches to time");
             return;
+        }
         for (size_t i = 0; i < wanted_cap; i++)
             if (wanted[i]) {
                 size_t h = wanted[i] % cap;
@@ -65,6 +67,8 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 {
     *buffer = aligned_alloc(8, BUFFER_BYTES);
     *size = *buffer ? BUFFER_BYTES : 0;
+    if (!*buffer)                       /* CUPTI drops the records */
+        gp_inject_out_of_memory("an Activity API buffer");
     *max_records = 0;
 }
 
@@ -76,7 +80,7 @@ static FILE *times_file(void)
     char path[4200];
     if (gp_trace_part_name(path, sizeof path, gp_inj.dir, gp_inj.host, gp_inj.pid,
                            "times") == 0)
-        times = fopen(path, "w");
+        times = gp_inject_fopen(path);
     return times;
 }
 

@@ -1,15 +1,21 @@
-/* inject_part.c - the part file of one traced process: a run file of its
- * own (metadata, header, one row per profiled launch, each flushed as it
- * is written so a crash keeps it), merged by gemmprof when CMD exits. */
+/* part.c - the part file of one traced process: a run file of its own
+ * (metadata, header, one row per profiled launch, each flushed as it is
+ * written so a crash keeps it), merged by gemmprof when CMD exits. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "inject.h"
+#include "state.h"
+
+/* What ran out of memory first (a string literal), or NULL: set from any
+ * thread without a lock, said in the part file by the next writer. */
+static _Atomic(const char *) oom_what;
+static int oom_noted;
 
 /* The process's own command line, for the metadata. */
 static int own_argv(char *buf, size_t n, char **argv, int max)
 {
-    FILE *f = fopen("/proc/self/cmdline", "rb");
+    FILE *f = fopen("/proc/self/cmdline", "rbe");
     size_t len = f ? fread(buf, 1, n - 1, f) : 0;
     if (f)
         fclose(f);
@@ -51,7 +57,7 @@ void gp_inject_part_open(uint32_t device)
     if (gp_inj.part ||
         gp_trace_part_name(gp_inj.part_path, sizeof gp_inj.part_path, gp_inj.dir,
                            gp_inj.host, gp_inj.pid, "csv") != 0 ||
-        !(gp_inj.part = fopen(gp_inj.part_path, "w")))
+        !(gp_inj.part = gp_inject_fopen(gp_inj.part_path)))
         return;
     static gp_meta m;
     static char cmdline[4096];
@@ -64,9 +70,12 @@ void gp_inject_part_open(uint32_t device)
         gp_meta_set(&m, "rank", "%s of %ld", gp_inj.rank, gp_inj.ranks);
     device_meta(&m, device);
     gp_buf names = { 0 };
+    int oom = 0;
     for (int i = 0; i < gp_inj.metrics.count; i++)
-        gp_buf_printf(&names, "%s%s", i ? "," : "", gp_inj.metrics.names[i]);
-    gp_meta_set(&m, "metrics", "%s", names.s ? names.s : "none");
+        oom |= gp_buf_printf(&names, "%s%s", i ? "," : "", gp_inj.metrics.names[i]);
+    if (oom)
+        gp_inject_out_of_memory("the metadata's metric list");
+    gp_meta_set(&m, "metrics", "%s", oom ? "?" : names.s ? names.s : "none");
     gp_buf_free(&names);
     gp_meta_set(&m, "replay", "kernel: CUPTI replays each profiled launch once per "
                 "pass, saving and restoring device memory; no cache flush or clock lock");
@@ -75,11 +84,39 @@ void gp_inject_part_open(uint32_t device)
     fflush(gp_inj.part);
 }
 
+void gp_inject_out_of_memory(const char *what)
+{
+    const char *none = NULL;
+    atomic_compare_exchange_strong(&oom_what, &none, what);
+}
+
+/* The first shortage, once, as metadata gemmprof trace repeats. */
+static void note_oom(void)
+{
+    const char *what = atomic_load(&oom_what);
+    if (!what || oom_noted || !gp_inj.part)
+        return;
+    char v[300];
+    snprintf(v, sizeof v, "out of memory in %s: launches after it may be missing "
+             "rows or durations", what);
+    oom_noted = 1;
+    gp_inject_part_note("warning", v);
+}
+
 void gp_inject_part_row(const gp_row *r)
 {
     if (!gp_inj.part)
         return;
+    note_oom();
     gp_csv_write_row_to(gp_inj.part, r);
+    fflush(gp_inj.part);
+}
+
+void gp_inject_part_flush(void)
+{
+    if (!gp_inj.part)
+        return;
+    note_oom();
     fflush(gp_inj.part);
 }
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "inject.h"
 
 static int number(const char *what, const char *s, long *out, char *err, size_t errlen)
 {

@@ -1,79 +1,13 @@
-/* inject_facts.c - what the driver says about a launch: its shape (from
- * the launch API's own parameters), its function's registers and memory,
- * the occupancy it allows, and the kernel's name, demangled. */
+/* facts.c - what the driver says about a launch: its function's
+ * registers and memory, the occupancy it allows, and the kernel's name,
+ * demangled. */
 #include <stdlib.h>
 #include <string.h>
-#include <cupti_driver_cbid.h>
 
-#include "inject.h"
-
-/* The launch APIs' parameter blocks as CUPTI hands them over, laid out as
- * in the toolkit's generated_cuda_meta.h (which does not compile as C on
- * its own: it needs the driver's legacy _v1 types).  cuLaunchKernel,
- * cuLaunchCooperativeKernel and their _ptsz forms start alike. */
-typedef struct {
-    CUfunction f;
-    unsigned int gridDimX, gridDimY, gridDimZ;
-    unsigned int blockDimX, blockDimY, blockDimZ;
-    unsigned int sharedMemBytes;
-    CUstream hStream;
-} classic_params;
-
-typedef struct {
-    const CUlaunchConfig *config;
-    CUfunction f;
-} ex_params;
+#include "state.h"
 
 /* libstdc++'s demangler, callable from C. */
 extern char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
-
-static void shape(gp_trace_launch *l, unsigned gx, unsigned gy, unsigned gz,
-                  unsigned bx, unsigned by, unsigned bz, unsigned smem)
-{
-    l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
-    l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
-    l->dyn_smem = (int)smem;
-}
-
-
-static void from_config(const CUlaunchConfig *c, gp_trace_launch *l, CUstream *stream)
-{
-    shape(l, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY,
-          c->blockDimZ, c->sharedMemBytes);
-    *stream = c->hStream;
-    for (unsigned i = 0; c->attrs && i < c->numAttrs; i++)
-        if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
-            l->cluster[0] = c->attrs[i].value.clusterDim.x;
-            l->cluster[1] = c->attrs[i].value.clusterDim.y;
-            l->cluster[2] = c->attrs[i].value.clusterDim.z;
-        }
-}
-
-int gp_inject_launch_params(CUpti_CallbackId cbid, const void *params, CUfunction *f,
-                            CUstream *stream, gp_trace_launch *l)
-{
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-        const classic_params *p = params;
-        shape(l, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
-              p->blockDimZ, p->sharedMemBytes);
-        *f = p->f;
-        *stream = p->hStream;
-        return 0;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-        const ex_params *p = params;
-        *f = p->f;
-        from_config(p->config, l, stream);
-        return 0;
-    }
-    }
-    return -1;
-}
 
 typedef struct {
     CUdevice dev;
@@ -178,8 +112,10 @@ static int grow_names(void)
 
 const char *gp_inject_kernel_name(CUfunction f, const char *symbol)
 {
-    if ((names_n + 1) * 2 > names_cap && grow_names() != 0)
+    if ((names_n + 1) * 2 > names_cap && grow_names() != 0) {
+        gp_inject_out_of_memory("the kernel-name cache");
         return symbol ? symbol : "(unnamed kernel)";
+    }
     size_t h = ((uintptr_t)f >> 4) % names_cap;
     while (names[h].f && names[h].f != f)
         h = (h + 1) % names_cap;
@@ -192,6 +128,7 @@ const char *gp_inject_kernel_name(CUfunction f, const char *symbol)
     if (!name || !copy) {
         free(name);
         free(copy);
+        gp_inject_out_of_memory("the kernel-name cache");
         return "(unnamed kernel)";
     }
     if (names[h].f) {                   /* a reused handle: replace */
