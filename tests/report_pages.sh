@@ -36,7 +36,8 @@ check_report() {
         cap=$(tr -d '\f' <"$TMP/page.txt" |
               awk '/^Figure [0-9]+\. ./ { on = 1 } on && /^$/ { exit } on')
         if [ -z "$cap" ]; then
-            cat "$TMP/page.txt" >>"$front"
+            # the page number is no part of a caption the page break split
+            grep -v '^[0-9][0-9]*$' "$TMP/page.txt" >>"$front"
             continue
         fi
         figs=$((figs + 1))

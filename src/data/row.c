@@ -33,10 +33,11 @@ const gp_column gp_columns[] = {
     DBL(flop_count), DBL(flop_2mnk), DBL(ai_dram), DBL(ai_l2), DBL(gflops_counted),
     DBL(bank_conflict_ratio),
     DBL(ranks), STR(rank), STR(grid), STR(dist_block), DBL(panel), STR(comm),
-    DBL(compute_ms), DBL(comm_ms), DBL(comm_total_ms), DBL(transfer_ms), DBL(gflops_with_transfers),
+    DBL(compute_ms), DBL(comm_ms), DBL(transfer_ms), DBL(gflops_with_transfers),
     DBL(efficiency), STR(verify_scope),
     LNG(pid), LNG(correlation_id), LNG(launches), DBL(time_total_ms),
     DBL(sustained_ms), DBL(power_w), DBL(energy_j), DBL(ref_time_ms),
+    DBL(comm_total_ms),       /* appended: the order of older columns stays */
 };
 #undef STR
 #undef LNG

@@ -11,9 +11,11 @@ FILE *gp_chart_data_open(const gp_chart_opts *o, const char *name, const char *w
                          char *msg, size_t msglen)
 {
     const char *dir = o->datadir ? o->datadir : o->workdir;
-    FILE *f = gp_open_in(dir, name, path, plen, msg, msglen);
+    char word[256];
+    gp_file_word(name, word, sizeof word);   /* a family is named by the data */
+    FILE *f = gp_open_in(dir, word, path, plen, msg, msglen);
     if (f)
-        fprintf(f, "# chart: %s\n# %s\n# columns: %s\n", name, where, columns);
+        fprintf(f, "# chart: %s\n# %s\n# columns: %s\n", word, where, columns);
     return f;
 }
 

@@ -155,7 +155,9 @@ static int write_ms(const gp_front *fr, FILE *f)
     for (int i = 0; i < fr->captions->n; i++) {
         char label[32];
         gp_fmt(label, sizeof label, "Figure %d.", i + 1);
-        fprintf(f, ".IP \"%s\" 7\n", label);
+        /* .ne: keep a caption off a page break where it can (a reader
+         * reads it in one piece) */
+        fprintf(f, ".ne 6\n.IP \"%s\" 7\n", label);
         roff_line(f, "", fr->captions->v[i]);
     }
     if (fr->notes->n)

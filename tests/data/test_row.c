@@ -326,7 +326,7 @@ static void columns_in_documented_order(void **state)
         "ranks", "rank", "grid", "dist_block", "panel", "comm", "compute_ms",
         "comm_ms", "transfer_ms", "gflops_with_transfers", "efficiency",
         "verify_scope", "pid", "correlation_id", "launches", "time_total_ms",
-        "sustained_ms", "power_w", "energy_j", "ref_time_ms",
+        "sustained_ms", "power_w", "energy_j", "ref_time_ms", "comm_total_ms",
     };
     int nh = (int)(sizeof head / sizeof head[0]);
     int nt = (int)(sizeof tail / sizeof tail[0]);
