@@ -66,12 +66,17 @@ for kind in failed warned; do
       else printf 'plot "-" using 1:2 notitle, x notitle\n1 NaN\ne\n'; fi
     } >"$TMP/plots-$kind/roofline.gp"
 done
-refused bad_input/gnuplot_error_is_one_line \
-    '^gemmprof: roofline[^:]*: not drawn, gnuplot failed: all points y value undefined! \(data: .*run-fixture.csv\)$' -- \
-    env GEMMPROF_PLOTS="$TMP/plots-failed" "$GP" plot "$RUN" --ceilings "$CEIL" --charts roofline --out "$O/charts"
-refused bad_input/gnuplot_warning_is_one_line \
-    '^gemmprof: roofline[^:]*: not drawn, gnuplot warned: [Ww]arning: empty x range \[1:1\].* \(data: .*run-fixture.csv\)$' -- \
-    env GEMMPROF_PLOTS="$TMP/plots-warned" "$GP" plot "$RUN" --ceilings "$CEIL" --charts roofline --out "$O/charts"
+if command -v gnuplot >/dev/null; then
+    refused bad_input/gnuplot_error_is_one_line \
+        '^gemmprof: roofline[^:]*: not drawn, gnuplot failed: all points y value undefined! \(data: .*run-fixture.csv\)$' -- \
+        env GEMMPROF_PLOTS="$TMP/plots-failed" "$GP" plot "$RUN" --ceilings "$CEIL" --charts roofline --out "$O/charts"
+    refused bad_input/gnuplot_warning_is_one_line \
+        '^gemmprof: roofline[^:]*: not drawn, gnuplot warned: [Ww]arning: empty x range \[1:1\].* \(data: .*run-fixture.csv\)$' -- \
+        env GEMMPROF_PLOTS="$TMP/plots-warned" "$GP" plot "$RUN" --ceilings "$CEIL" --charts roofline --out "$O/charts"
+else
+    skip bad_input/gnuplot_error_is_one_line "gnuplot not installed"
+    skip bad_input/gnuplot_warning_is_one_line "gnuplot not installed"
+fi
 
 # the default output folders are under results/, never the source tree
 tree_after=$(git status --porcelain 2>/dev/null)

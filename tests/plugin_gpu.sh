@@ -8,11 +8,14 @@
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 # field FILE KERNEL COLUMN: COLUMN of KERNEL's row (plain fields only)
-field() {
-    awk -F, -v k="$2" -v c="$3" '
-        /^#/ { next }
-        !h { for (i = 1; i <= NF; i++) if ($i == c) col = i; h = 1; next }
-        $1 == k { print (col ? $col : "no-such-column"); exit }' "$1"
+field() {   # a CSV reader: a status may hold quoted commas ("C[12,345] ...")
+    python3 -c '
+import csv, sys
+rows = csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))
+for r in rows:
+    if r["kernel"] == sys.argv[2]:
+        print(r.get(sys.argv[3], "no-such-column"))
+        break' "$1" "$2" "$3"
 }
 
 # want NAME FILE KERNEL COLUMN REGEX

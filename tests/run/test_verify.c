@@ -247,7 +247,7 @@ static void one_element_wrong_is_named(void **state)
     v = gp_verify_gemm(&in);
     assert_int_equal(v.bad, 0);
     gp_verify_status(st, sizeof st, &v, v.verified, 0.0, 64 * 64);
-    assert_string_equal(st, "verify_failed: rel_err_fro 0.00667 > tolerance 6.1e-05");
+    assert_string_equal(st, "verify_failed: rel_err_fro 0.00667 > tolerance 6.29e-05");
 }
 
 /* The issue's case: a 16 x 16 tile off by 0.1 in a 2048^2 C at k = 4096
