@@ -76,10 +76,13 @@ static void note_once(int *done, const char *key, const char *prefix, const char
     *done = 1;
 }
 
+static void end_sessions_at_exit(void);
+
 /* The context's range profiler, enabled at its first profiled launch
  * (lock held).  NULL when counters are refused there. */
 static gp_replay *session_for(CUcontext ctx)
 {
+    static int exit_hook;
     for (int i = 0; i < nsessions; i++)
         if (sessions[i].ctx == ctx)
             return sessions[i].rp;
@@ -88,6 +91,8 @@ static gp_replay *session_for(CUcontext ctx)
     char why[512];
     gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, why, sizeof why);
     sessions[nsessions++] = (ctx_session){ ctx, rp };
+    if (rp && !exit_hook++)             /* after libnvperf_host is loaded */
+        atexit(end_sessions_at_exit);
     if (!rp) {
         note_once(&gp_inj.noted_counters, "counters", "refused: ", why);
     } else if (!gp_inj.noted_chip) {
@@ -125,6 +130,30 @@ static void end_session(CUcontext ctx, int drained)
             sessions[i] = sessions[--nsessions];
             return;
         }
+}
+
+/* The range profiler loads libnvperf_host at the first profiled launch,
+ * after the application registered its own exit handlers, so that
+ * library's static objects are destroyed before those handlers run, while
+ * the application's threads may still launch; CUPTI, still profiling the
+ * context, then called into them from a launch on another thread ("pure
+ * virtual method called", abort: H200, tests/fixtures/trace/harm.cu
+ * threads-exit, where the plain program exits 0).  Registered after that
+ * load, this handler runs before those destructors: it waits for launches
+ * inside a profiled range, disables every context's profiler, and nothing
+ * is profiled or recorded after (at_exit then flushes what was). */
+static void end_sessions_at_exit(void)
+{
+    if (gp_inject_forked())
+        return;
+    int drained = !tl.state && pthread_rwlock_wrlock(&launch_lock) == 0;
+    gp_inject_stop();
+    pthread_mutex_lock(&gp_inj.lock);
+    while (nsessions > 0)
+        end_session(sessions[0].ctx, drained);
+    pthread_mutex_unlock(&gp_inj.lock);
+    if (drained)
+        pthread_rwlock_unlock(&launch_lock);
 }
 
 /* A context is destroyed (at exit, by the runtime, perhaps before our
