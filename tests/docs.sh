@@ -43,7 +43,9 @@ check_line() {
             case $a in gemmprof|bin/gemmprof|./bin/gemmprof) args+=("$GP" --dry-run) ;;
                         *) args+=("$a") ;; esac
         done
-        command mpirun "${MPIFLAGS[@]}" "${args[@]}" >>"$TMP/out.log" 2>&1 || echo "exit $?" >>"$fails"
+        # Open MPI leaks where LeakSanitizer cannot name a frame (dist.sh)
+        ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+            command mpirun "${MPIFLAGS[@]}" "${args[@]}" >>"$TMP/out.log" 2>&1 || echo "exit $?" >>"$fails"
     }
     eval "$line"
 }
