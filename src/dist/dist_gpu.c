@@ -249,26 +249,22 @@ static int gpu_pack(void *ctx, gp_dist_buf which, int slot, void *dst,
     return gp_gpu_fail(e, "packing a panel", err, errlen);
 }
 
-int gp_gpu_event_pool(cudaEvent_t **ev, int *cap, int need, char *err, size_t errlen)
+static int more_events(gp_gpu_rank *g, char *err, size_t errlen)
 {
-    if (need <= *cap)
+    if (g->nev + 3 <= g->evcap)
         return 0;
-    int want = *cap ? 2 * *cap : 16;
-    cudaEvent_t *grown = realloc(*ev, (size_t)(want > need ? want : need) * sizeof *grown);
-    if (!grown) {
+    int cap = g->evcap ? 2 * g->evcap : 16;
+    cudaEvent_t *ev = realloc(g->ev, (size_t)cap * sizeof *ev);
+    if (!ev) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    *ev = grown;
-    for (; *cap < want || *cap < need; ++*cap)
-        if (gp_gpu_fail(cudaEventCreate(&grown[*cap]), "cudaEventCreate", err, errlen) < 0)
+    g->ev = ev;
+    for (; g->evcap < cap; g->evcap++)
+        if (gp_gpu_fail(cudaEventCreate(&g->ev[g->evcap]), "cudaEventCreate",
+                        err, errlen) < 0)
             return -1;
     return 0;
-}
-
-static int more_events(gp_gpu_rank *g, char *err, size_t errlen)
-{
-    return gp_gpu_event_pool(&g->ev, &g->evcap, g->nev + 3, err, errlen);
 }
 
 static void note_width(gp_gpu_rank *g, int kb)

@@ -78,10 +78,6 @@ double gp_gpu_gemm_ms(void *bctx);
  * between gemms for want of a panel. */
 double gp_gpu_panel_wait_ms(void *bctx);
 
-/* Grow a pool of timing events (*ev, *cap created) to hold `need`; the
- * events are kept and reused.  0, or -1 + err. */
-int gp_gpu_event_pool(cudaEvent_t **ev, int *cap, int need, char *err, size_t errlen);
-
 /* "what: CUDA message" into err; returns -1 (0 if e is cudaSuccess). */
 int gp_gpu_fail(int e, const char *what, char *err, size_t errlen);
 

@@ -177,10 +177,23 @@ static void nccl_close(void *ctx)
     free(x);
 }
 
-/* Room for one more timing pair. */
+/* Room for one more timing pair (events are kept and reused). */
 static int more_timing(nccl_ctx *x, char *err, size_t errlen)
 {
-    return gp_gpu_event_pool(&x->tev, &x->tevcap, x->ntev + 2, err, errlen);
+    if (x->ntev + 2 <= x->tevcap)
+        return 0;
+    int cap = x->tevcap ? 2 * x->tevcap : 16;
+    cudaEvent_t *ev = realloc(x->tev, (size_t)cap * sizeof *ev);
+    if (!ev) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    x->tev = ev;
+    for (; x->tevcap < cap; x->tevcap++)
+        if (gp_gpu_fail(cudaEventCreate(&x->tev[x->tevcap]), "cudaEventCreate",
+                        err, errlen) < 0)
+            return -1;
+    return 0;
 }
 
 /* One communicator over `mpi`: its rank 0 makes the id and broadcasts it
