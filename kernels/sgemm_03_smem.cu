@@ -15,7 +15,7 @@
  *  - shared memory: 8 KB per block; no bank conflicts (A row reads are
  *    broadcasts, B row reads and all stores hit 32 banks), so the
  *    conflicts/wavefronts ratio should be near zero (noise on Hopper, see
- *    notes/cupti.md).  The A row is contiguous and ptxas reads it as
+ *    docs/cupti.md).  The A row is contiguous and ptxas reads it as
  *    LDS.128: per 32 FFMAs, 8 LDS.128 + 32 LDS, ~1.25 shared loads/FFMA.
  *  - occupancy: 1024-thread blocks, 2 per SM, 100% theoretical.
  *  - still bound by the shared-memory pipe (>1 load per FFMA) and the two

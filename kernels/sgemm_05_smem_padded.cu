@@ -9,7 +9,7 @@
  *
  * Profile should show:
  *  - shared-store conflicts/wavefronts near zero (Hopper's counter reports
- *    noise even here: 12.8% on a padded 32x33 tile, notes/cupti.md; compare
+ *    noise even here: 12.8% on a padded 32x33 tile, docs/cupti.md; compare
  *    with 04's ~0.94, not with zero); load conflicts ~0.
  *  - global and DRAM traffic identical to 03 and 04.
  *  - FLOP/s above 04.  Not above 03: the transposed A tile is read one

@@ -1,7 +1,7 @@
 /* host.c - the CUPTI host API, which needs no GPU: metric name
  * checks, pass counts and --list-metrics for a chip named offline
  * (HostInitialize with a NULL availability image works without a driver,
- * notes/cupti.md section 4). */
+ * docs/cupti.md section 4). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -60,7 +60,7 @@
     X(cuptiGetDeviceId)
 
 /* The few driver calls needed before CUPTI may be touched (CUPTI segfaults
- * without a driver or device, notes/cupti.md section 4), and the static
+ * without a driver or device, docs/cupti.md section 4), and the static
  * facts of a traced launch (gemmprof trace). */
 #define GP_CUDRV_FUNCS(X)                       \
     X(cuInit)                                   \

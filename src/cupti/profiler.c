@@ -1,5 +1,5 @@
 /* profiler.c - counters of gemmprof's own launches: auto range + user
- * replay on the session of session.c (notes/cupti.md section 1 for the
+ * replay on the session of session.c (docs/cupti.md section 1 for the
  * call sequence).  One object is enabled per session with the whole
  * config; collect runs the passes itself, each one a launch of its own
  * after the caller's prepare callback (C reset, L2 scrubbed).  Why not kernel replay: CUPTI's save/restore between passes,
@@ -69,7 +69,7 @@ int gp_profiler_device_chip(int device, char *chip, size_t n, char *why,
     memset(&s, 0, sizeof s);
     if (!(s.api = gp_cupti_load(why, whylen)) || gp_session_preflight(why, whylen))
         return -1;
-    /* The documented order (notes/cupti.md section 1): initialise, then ask. */
+    /* The documented order (docs/cupti.md section 1): initialise, then ask. */
     GP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params, init);
     if (gp_session_check(&s, s.api->cuptiProfilerInitialize(&init),
                          "cuptiProfilerInitialize", why, whylen))

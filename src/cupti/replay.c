@@ -1,5 +1,5 @@
 /* replay.c - counters of a launch gemmprof does not own: auto range +
- * kernel replay (notes/cupti.md: kernel replay is accepted only in auto
+ * kernel replay (docs/cupti.md: kernel replay is accepted only in auto
  * range mode).  Start, the application's one launch, Stop: CUPTI replays
  * the kernel inside the launch call, once per pass of the config, and
  * restores the memory the kernel can reach between passes.  What differs
@@ -77,7 +77,7 @@ int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
     r->cost.launches++;
     if (rc)
         return -1;
-    /* Kernel replay submits every pass inside the launch (notes/cupti.md:
+    /* Kernel replay submits every pass inside the launch (docs/cupti.md:
      * isAllPassSubmitted is 1 after the first Stop). */
     if (!all) {
         snprintf(err, n, "CUPTI did not replay every pass of %s (%d passes)",

@@ -1,5 +1,5 @@
 /* session.c - a Range Profiler object, its config and its counter data
- * image (notes/cupti.md section 1 for the call sequence); the replay
+ * image (docs/cupti.md section 1 for the call sequence); the replay
  * modes on top of it are profiler.c (user replay) and replay.c (kernel
  * replay).  CUPTI and the driver only, both through loader.c. */
 #include <math.h>
@@ -195,7 +195,7 @@ static int total_ranges(gp_session *s, size_t *ranges, char *why, size_t n)
 }
 
 /* Same config and mode every time: an enabled object keeps its first
- * config's pass schedule (notes/cupti.md, gotchas), which is then the
+ * config's pass schedule (docs/cupti.md, gotchas), which is then the
  * right one. */
 int gp_session_arm(gp_session *s, char *why, size_t n)
 {

@@ -43,7 +43,7 @@ typedef struct {
 void *gp_session_new(const gp_metric_list *list, size_t size, char *why, size_t n);
 
 /* cuInit and a visible device, before CUPTI may be touched (CUPTI
- * segfaults without them, notes/cupti.md section 4).  0, or -1 with why. */
+ * segfaults without them, docs/cupti.md section 4).  0, or -1 with why. */
 int gp_session_preflight(char *why, size_t n);
 
 /* Everything up to a config image for `list` on the device of `ctx`:
