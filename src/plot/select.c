@@ -74,20 +74,24 @@ static int in_sweep(const gp_sweep *s, const gp_row *r)
     return 1;
 }
 
-/* A gemmprof dist row over several GPUs (a transport in `comm`; trace
- * rows under MPI have ranks but no transport): its GFLOP/s is the
- * ranks' together, which a one-GPU chart or table would pass off as one
- * GPU's.  dist_scaling and dist_time draw it. */
-static int multi_gpu_dist(const gp_row *r)
+/* A gemmprof dist row (a transport in `comm`; trace rows under MPI have
+ * ranks but no transport) that a one-GPU chart or table must leave to
+ * dist_scaling and dist_time: one over several GPUs (gp_row_multi_gpu: its
+ * GFLOP/s is the ranks' together), or a 1-rank run's summary row ("all"),
+ * which repeats its rank's row without the counters and config and made
+ * the same run a second series (the 4 x H200 example: cublas beside
+ * cublas[CUBLAS_COMPUTE_32F]). */
+static int dist_only(const gp_row *r)
 {
-    return r->ranks > 1 && r->comm[0] && strcmp(r->comm, "NA") != 0;
+    int dist = r->comm[0] && strcmp(r->comm, "NA") != 0;
+    return gp_row_multi_gpu(r) || (dist && strcmp(r->rank, "all") == 0);
 }
 
 static int passes(const gp_where *w, const gp_row *r)
 {
     if (!w->all_rows && !gp_row_usable(r))
         return 0;
-    if (multi_gpu_dist(r))
+    if (dist_only(r))
         return 0;
     if (w->need && isnan(w->need(r)))
         return 0;

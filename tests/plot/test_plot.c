@@ -188,21 +188,27 @@ static void medians_skip_failed_rows(void **state)
 }
 
 /* A gemmprof dist run over 2 GPUs is not one GPU's speed: the one-GPU
- * charts and tables take its 1-rank run only; a trace row under MPI (ranks
- * but no transport) is one kernel's and stays. */
+ * charts and tables take its 1-rank run only, once (its rank's row, not
+ * the summary row that repeats it); a trace row under MPI (ranks but no
+ * transport) is one kernel's and stays. */
 static void multi_gpu_dist_rows_left_to_dist_charts(void **state)
 {
     (void)state;
     gp_row rows[] = {
         make_row("cublas", "", 8192, 49000), make_row("cublas", "", 8192, 90000),
-        make_row("sgemm_async", "", 8192, 47000),
+        make_row("sgemm_async", "", 8192, 47000), make_row("cublas", "", 8192, 48000),
     };
     strcpy(rows[0].comm, "staged");
     rows[0].ranks = 1;
+    strcpy(rows[0].rank, "0");
     strcpy(rows[1].comm, "nccl");
     rows[1].ranks = 2;
+    strcpy(rows[1].rank, "all");
     rows[2].ranks = 4;                            /* trace under mpirun -np 4 */
-    gp_dataset d = { .rows = rows, .nrows = 3 };
+    strcpy(rows[3].comm, "staged");               /* the 1-rank run's summary */
+    rows[3].ranks = 1;
+    strcpy(rows[3].rank, "all");
+    gp_dataset d = { .rows = rows, .nrows = 4 };
     gp_where w = { .d = &d, .need = gp_get_gflops };
     gp_key k = { "cublas", "fp32", "" };
     assert_true(gp_median(&w, &k, gp_get_gflops) == 49000);
