@@ -238,15 +238,33 @@ __device__ __forceinline__ void tile_of(int b, int ntm, int ntn, int &tm, int &t
     tn = r / rows;
 }
 
+/* Which work a block does (the W of sgemm_async): Whole, one tile of C
+ * per block, over all of k; rung 16's SplitTail also splits tiles' k
+ * among blocks.  tile(b): the tile of block b (in tile_of order); k0 / kl:
+ * the first k (a multiple of BK) and how many; finish: called with the
+ * block's sums, true when this block is to store C (then acc holds the
+ * whole sum). */
+struct Whole {
+    __device__ __forceinline__ int tile(int b) const { return b; }
+    __device__ __forceinline__ int k0(int, int) const { return 0; }
+    __device__ __forceinline__ int kl(int, int k) const { return k; }
+    template <class T>
+    __device__ __forceinline__ bool finish(int, int, float (&)[T::TM][T::TN]) const
+    {
+        return true;
+    }
+};
+
 } // namespace gp_async
 
 extern __shared__ __align__(16) float gp_sgemm_async_smem[];
 
-template <class T, int BK, int STAGES, bool XTILE, int GROUP, bool VB>
+template <class T, int BK, int STAGES, bool XTILE, int GROUP, bool VB,
+          class W = gp_async::Whole>
 __global__ void __launch_bounds__(gp_async::NT, T::MINB)
 sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
             int lda, const float *__restrict__ B, int ldb, float beta,
-            float *__restrict__ C, int ldc, int ntm, int ntn, int vc)
+            float *__restrict__ C, int ldc, int ntm, int ntn, int vc, W w)
 {
     GP_KERNEL_NEEDS(GP_FEAT_CP_ASYNC) {
         using namespace gp_async;
@@ -256,7 +274,8 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
         float *const smem = gp_sgemm_async_smem;
 
         int tm, tn;
-        tile_of<GROUP>((int)blockIdx.x, ntm, ntn, tm, tn);
+        const int blk = (int)blockIdx.x, kl = w.kl(blk, k); /* this block's k */
+        tile_of<GROUP>(w.tile(blk), ntm, ntn, tm, tn);
         const int bm0 = tm * BM, bn0 = tn * BN, mrem = m - bm0, nrem = n - bn0;
         const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
         /* first row / column of the lane's first sub-tile (rung 10's layout) */
@@ -268,7 +287,8 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
         const int boff = CP::brow(0, tid) * ldb + CP::bcol(tid);
         const unsigned adst0 = CP::adst(0, tid), bdst0 = CP::bdst(0, tid);
         const unsigned s0 = (unsigned)__cvta_generic_to_shared(smem);
-        const float *An = A + (size_t)bm0 * lda, *Bn = B + bn0; /* next tile to issue */
+        const int k0 = w.k0(blk, k);
+        const float *An = A + (size_t)bm0 * lda + k0, *Bn = B + (size_t)k0 * ldb + bn0; /* next tile to issue */
 
         /* Issue the tile at An/Bn (kn k left) into the stage at float offset
          * so, then step to the next one. */
@@ -283,8 +303,8 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
 
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
-            if (k > s * BK)
-                issue(s * SF, k - s * BK);
+            if (kl > s * BK)
+                issue(s * SF, kl - s * BK);
             gp_cp_async_commit();
         }
 
@@ -297,7 +317,7 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
             __syncthreads();
             frags<T>(smem + arow, smem + SA + bcol, 0, fa[0], fb[0]);
         }
-        for (int kc = k; kc > 0; kc -= BK) { /* kc: k left from this tile on */
+        for (int kc = kl; kc > 0; kc -= BK) { /* kc: k left from this tile on */
             if (!XTILE) {
                 gp_cp_async_wait<STAGES - 2>(); /* my copies of this tile landed */
                 __syncthreads(); /* everyone's did, and all reads of the stage
@@ -327,6 +347,8 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
             rs = rn;
         }
         gp_cp_async_wait<0>(); /* only empty groups can be left; leave none */
+        if (!w.template finish<T>(blk, tid, acc))
+            return;
 
         C += (size_t)bm0 * ldc + bn0;
 #pragma unroll
@@ -355,7 +377,7 @@ static int gp_sgemm_async_launch(const gemm_args *a, cudaStream_t s,
     const int vec = gp_vec_flags(a);
     const bool vb = (vec & GP_VEC_B) != 0;
     void (*kern)(int, int, int, float, const float *, int, const float *, int,
-                 float, float *, int, int, int, int) =
+                 float, float *, int, int, int, int, Whole) =
         vb ? sgemm_async<T, BK, STAGES, XTILE, GROUP, true>
            : sgemm_async<T, BK, STAGES, XTILE, GROUP, false>;
     const size_t smem = (size_t)STAGES * Stage<T, BK>::FLOATS * sizeof(float);
@@ -380,7 +402,7 @@ static int gp_sgemm_async_launch(const gemm_args *a, cudaStream_t s,
     GP_LAUNCH(info, kern, grid, block, smem, s, config,
               a->m, a->n, a->k, (float)a->alpha, (const float *)a->A, a->lda,
               (const float *)a->B, a->ldb, (float)a->beta, (float *)a->C,
-              a->ldc, ntm, ntn, vec);
+              a->ldc, ntm, ntn, vec, Whole());
 }
 
 #endif
