@@ -157,7 +157,7 @@ int gp_cmd_diff(int argc, char **argv)
     diff_args a;
     char err[512];
     if (parse_args(argc, argv, &a, err, sizeof err) != 0) {
-        gp_error("diff: %s (see gemmprof diff --help)", err);
+        gp_error("diff: %s", err);
         return 2;
     }
     int rc = gp_opts_answer(a.help, a.version, usage, "diff", argc, argv,

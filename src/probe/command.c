@@ -2,6 +2,7 @@
  * ceilings file (the measuring is stages.c and its stages). */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,13 +53,11 @@ static void usage(FILE *f)
 
 int gp_parse_bytes(const char *s, size_t *out)
 {
-    char *end;
-    if (!s || !(*s >= '0' && *s <= '9'))
+    unsigned long long v;
+    size_t digits = s ? strspn(s, "0123456789") : 0;
+    if (gp_parse_decimal(s, digits, ULLONG_MAX, &v) < 0)
         return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno == ERANGE)
-        return -1;
+    const char *end = s + digits;
     int shift = 0;
     switch (*end) {
     case 'k': case 'K': shift = 10; break;
