@@ -206,8 +206,9 @@ int gp_cmd_sweep(int argc, char **argv)
         gp_error("sweep: %s", err);
         return 2;
     }
-    snprintf(err, sizeof err, "run %d configuration(s) of %s at %d size(s)",
-             a.nconfigs, a.family, a.nshapes);
+    if (!a.help && !a.version)      /* (only then is the family known) */
+        snprintf(err, sizeof err, "run %d configuration(s) of %s at %d size(s)",
+                 a.nconfigs, a.family, a.nshapes);
     int answered = gp_opts_answer(a.help, a.version, gp_sweep_usage, "sweep", argc,
                                   argv, err);
     if (answered >= 0)
