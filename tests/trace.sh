@@ -21,7 +21,7 @@ expect trace/help 0 '' -- "$GP" trace --help
 grep -q -- '--kernel-regex RE' "$TMP/out" && pass trace/help_names_options ||
     fail trace/help_names_options
 expect trace/no_command 2 '^gemmprof: trace: no command given' -- "$GP" trace --summary
-expect trace/bad_count 2 "launch-count: 'x' is not a count" -- "$GP" trace --launch-count x -- touch ran
+expect trace/bad_count 2 "launch-count: 'x' is not an integer in 0\\.\\." -- "$GP" trace --launch-count x -- touch ran
 expect trace/bad_regex 2 "kernel-regex: '\(': " -- "$GP" trace --kernel-regex '(' -- touch ran
 if "$GP" --list-metrics --chip GH100 >/dev/null 2>cupti.err; then
     expect trace/unknown_metric 2 'unknown metric for every chip CUPTI knows: nope.sum' -- \

@@ -37,7 +37,7 @@ static int add_item(gp_metric_list *out, const char *s, size_t len,
                     char *err, size_t errlen)
 {
     if (len == 0) {
-        snprintf(err, errlen, "empty metric name in --metrics list");
+        snprintf(err, errlen, "empty metric name in the list");
         return -1;
     }
     if (len == 7 && !strncmp(s, "default", 7)) {
@@ -94,7 +94,7 @@ int gp_metric_list_parse(const char *spec, gp_metric_list *out,
 {
     out->count = 0;
     if (!spec || !*spec) {
-        snprintf(err, errlen, "empty --metrics (use default, none or a list of names)");
+        snprintf(err, errlen, "empty metric name (use default, none or a list of names)");
         return -1;
     }
     if (!strcmp(spec, "none"))
@@ -114,4 +114,10 @@ int gp_metric_list_parse(const char *spec, gp_metric_list *out,
             return 0;
         s = comma + 1;
     }
+}
+
+int gp_metric_spec_check(const char *spec, char *err, size_t errlen)
+{
+    gp_metric_list l;
+    return gp_metric_list_parse(spec, &l, err, errlen);
 }

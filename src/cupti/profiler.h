@@ -35,6 +35,9 @@ typedef struct {
  * names against a chip (see gp_profiler_validate).  Duplicates are dropped. */
 int gp_metric_list_parse(const char *spec, gp_metric_list *out,
                          char *err, size_t errlen);
+/* The same check alone, for an option table's --metrics entry (the one
+ * syntax of metric names: run and trace share it). */
+int gp_metric_spec_check(const char *spec, char *err, size_t errlen);
 
 /* Every name is one the run file has a column for (the default list);
  * 0, or -1 and `err` names the others and the recordable ones. */

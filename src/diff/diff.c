@@ -90,44 +90,39 @@ static int parse_pair(char *s, gp_diff_opts *o, char *err, size_t errlen)
     return 0;
 }
 
-static int bad_option(int c, char **argv, char *err, size_t errlen)
+static int call_threshold(void *p, const char *arg, char *err, size_t errlen)
 {
-    const char *arg = argv[optind - 1];
-    if (c == ':')
-        snprintf(err, errlen, "option '%s' needs an argument", arg);
-    else
-        snprintf(err, errlen, "unknown option '%s'", arg);
-    return -1;
+    return parse_threshold(arg, &((diff_args *)p)->o.threshold_pct, err, errlen);
 }
+
+static int call_format(void *p, const char *arg, char *err, size_t errlen)
+{
+    return parse_format(arg, &((diff_args *)p)->fmt, err, errlen);
+}
+
+/* argv's own string (the const is getopt's): cut in place. */
+static int call_pair(void *p, const char *arg, char *err, size_t errlen)
+{
+    return parse_pair((char *)arg, &((diff_args *)p)->o, err, errlen);
+}
+
+static const gp_opt table[] = {
+    { "threshold", 't', GP_OPT_CALL, 0, 0, 0, 0, 0, 0, call_threshold },
+    { "format", 'f', GP_OPT_CALL, 0, 0, 0, 0, 0, 0, call_format },
+    { "pair", 'p', GP_OPT_CALL, 0, 0, 0, 0, 0, 0, call_pair },
+    { "allow-missing", 0, GP_OPT_FLAG, GP_OPT_FIELD(diff_args, o.allow_missing, int),
+      0, 0, 0, 0, 0, 0 },
+    GP_OPTS_HELP(diff_args, help, version),
+    GP_OPTS_END
+};
 
 static int parse_args(int argc, char **argv, diff_args *a, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        { "threshold", required_argument, NULL, 't' },
-        { "format", required_argument, NULL, 'f' },
-        { "pair", required_argument, NULL, 'p' },
-        { "allow-missing", no_argument, NULL, 'M' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
-    };
     *a = (diff_args){ .o = { .threshold_pct = GP_DIFF_THRESHOLD_DEFAULT } };
-    optind = 0;
-    opterr = 0;
-    int c, rc = 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, ":t:f:p:hV", opts, NULL)) != -1) {
-        switch (c) {
-        case 't': rc = parse_threshold(optarg, &a->o.threshold_pct, err, errlen); break;
-        case 'f': rc = parse_format(optarg, &a->fmt, err, errlen); break;
-        case 'p': rc = parse_pair(optarg, &a->o, err, errlen); break;
-        case 'M': a->o.allow_missing = 1; break;
-        case 'h': a->help = 1; return 0;
-        case 'V': a->version = 1; return 0;
-        default:  return bad_option(c, argv, err, errlen);
-        }
-    }
-    if (rc != 0)
+    if (gp_opts_parse(table, argc, argv, a, err, errlen) < 0)
         return -1;
+    if (a->help || a->version)
+        return 0;
     if (argc - optind != 2) {
         snprintf(err, errlen, "needs two run files, BASE.csv NEW.csv (got %d)",
                  argc - optind);
@@ -162,16 +157,12 @@ int gp_cmd_diff(int argc, char **argv)
     diff_args a;
     char err[512];
     if (parse_args(argc, argv, &a, err, sizeof err) != 0) {
-        gp_error("diff: %s (see gemmprof diff --help)", err);
+        gp_error("diff: %s", err);
         return 2;
     }
-    if (a.help) {
-        usage(stdout);
-        return 0;
-    }
-    if (a.version)
-        return gp_print_version(stdout);
-    if (gp_dry_run())
-        return gp_dry_run_report("diff", argc, argv, "compare NEW.csv with BASE.csv");
+    int rc = gp_opts_answer(a.help, a.version, usage, "diff", argc, argv,
+                            "compare NEW.csv with BASE.csv");
+    if (rc >= 0)
+        return rc;
     return gp_diff_files(a.base, a.cur, &a.o, a.fmt, stdout);
 }

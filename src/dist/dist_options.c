@@ -12,33 +12,6 @@
 #define DIM_MAX (1L << 20)
 #define GRID_MAX (1L << 16)
 
-enum {
-    OPT_GRID = 256, OPT_BLOCK, OPT_KBLOCK, OPT_MNK, OPT_SIZE, OPT_LOCAL,
-    OPT_PRECISION, OPT_PANEL, OPT_COMM, OPT_REPS, OPT_WARMUP, OPT_SEED,
-    OPT_CHECK_BUDGET
-};
-
-static const struct option long_opts[] = {
-    { "grid",         required_argument, NULL, OPT_GRID },
-    { "block",        required_argument, NULL, OPT_BLOCK },
-    { "kblock",       required_argument, NULL, OPT_KBLOCK },
-    { "mnk",          required_argument, NULL, OPT_MNK },
-    { "size",         required_argument, NULL, OPT_SIZE },
-    { "local",        required_argument, NULL, OPT_LOCAL },
-    { "precision",    required_argument, NULL, OPT_PRECISION },
-    { "panel",        required_argument, NULL, OPT_PANEL },
-    { "comm",         required_argument, NULL, OPT_COMM },
-    { "reps",         required_argument, NULL, OPT_REPS },
-    { "warmup",       required_argument, NULL, OPT_WARMUP },
-    { "seed",         required_argument, NULL, OPT_SEED },
-    { "check-budget", required_argument, NULL, OPT_CHECK_BUDGET },
-    { "out",          required_argument, NULL, 'o' },
-    { "quiet",        no_argument,       NULL, 'q' },
-    { "help",         no_argument,       NULL, 'h' },
-    { "version",      no_argument,       NULL, 'V' },
-    { NULL, 0, NULL, 0 }
-};
-
 static const char *const cpu_locals[] = { "cpu_naive", "cpu_blocked", "cpu_blas" };
 static const char *const comms[] = { "auto", "mpi", "staged", "cuda-aware", "nccl" };
 
@@ -115,16 +88,11 @@ int gp_dist_is_cpu_local(const char *name)
 /* Decimal digits only, 1..max. */
 static int parse_pos(const char *s, long max, long *out)
 {
-    long v = 0;
-    if (!*s)
+    unsigned long long v;
+    if (gp_parse_decimal(s, strlen(s), (unsigned long long)max, &v) < 0 || v < 1)
         return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9' || v > (max - (*s - '0')) / 10)
-            return -1;
-        v = v * 10 + (*s - '0');
-    }
-    *out = v;
-    return v >= 1 ? 0 : -1;
+    *out = (long)v;
+    return 0;
 }
 
 int gp_dist_parse_pair(const char *s, long max, long *a, long *b)
@@ -155,11 +123,16 @@ static int one_of(const char *s, const char *const *set, size_t n)
     return 0;
 }
 
-/* The state parse_one needs besides the options themselves. */
+/* What the checks after parsing need besides the options themselves. */
 typedef struct {
     const char *grid, *block, *precision;
-    int kblock_given, panel_given;
+    int kblock_given, panel_given, seed_given;
 } raw_opts;
+
+typedef struct {
+    gp_dist_options o;
+    raw_opts raw;
+} dist_parse;
 
 static int bad(char *err, size_t errlen, const char *opt, const char *v,
                const char *want)
@@ -168,15 +141,15 @@ static int bad(char *err, size_t errlen, const char *opt, const char *v,
     return -1;
 }
 
-static int parse_shape(int c, const char *v, gp_dist_options *o,
+static int parse_shape(int mnk, const char *v, gp_dist_options *o,
                        char *err, size_t errlen)
 {
     gp_shape sh[2];
     char why[256];
-    int n = c == OPT_MNK ? gp_parse_mnk(v, sh, 2, why, sizeof why)
-                         : gp_parse_sizes(v, sh, 2, why, sizeof why);
+    int n = mnk ? gp_parse_mnk(v, sh, 2, why, sizeof why)
+                : gp_parse_sizes(v, sh, 2, why, sizeof why);
     if (n != 1) {
-        snprintf(err, errlen, "--%s: %s", c == OPT_MNK ? "mnk" : "size",
+        snprintf(err, errlen, "--%s: %s", mnk ? "mnk" : "size",
                  n < 0 ? why : "one size only (each mpirun is one point)");
         return -1;
     }
@@ -184,63 +157,50 @@ static int parse_shape(int c, const char *v, gp_dist_options *o,
     return 0;
 }
 
-static int parse_one(int c, const char *v, gp_dist_options *o, raw_opts *raw,
-                     char *err, size_t errlen)
+static int call_mnk(void *p, const char *v, char *err, size_t errlen)
 {
-    long x;
-    switch (c) {
-    case OPT_GRID:      raw->grid = v; return 0;
-    case OPT_BLOCK:     raw->block = v; return 0;
-    case OPT_PRECISION: raw->precision = v; return 0;
-    case OPT_LOCAL:     o->local = v; return 0;
-    case OPT_COMM:      o->comm = v; return 0;
-    case 'o':           o->out = v; return 0;
-    case 'q':           o->quiet = 1; return 0;
-    case OPT_MNK:
-    case OPT_SIZE:      return parse_shape(c, v, o, err, errlen);
-    case OPT_KBLOCK:
-        raw->kblock_given = 1;
-        if (parse_pos(v, DIM_MAX, &o->bk) < 0)
-            return bad(err, errlen, "kblock", v, "an integer in 1..1048576");
-        return 0;
-    case OPT_PANEL:
-        raw->panel_given = 1;
-        o->panel_auto = strcmp(v, "auto") == 0;
-        if (!o->panel_auto && parse_pos(v, DIM_MAX, &o->panel) < 0)
-            return bad(err, errlen, "panel", v, "auto or an integer in 1..1048576");
-        return 0;
-    case OPT_REPS:
-        if (parse_pos(v, 1000000, &x) < 0)
-            return bad(err, errlen, "reps", v, "an integer in 1..1000000");
-        o->reps = (int)x;
-        return 0;
-    case OPT_WARMUP:
-        if (strcmp(v, "0") != 0 && parse_pos(v, 1000000, &x) < 0)
-            return bad(err, errlen, "warmup", v, "an integer in 0..1000000");
-        o->warmup = strcmp(v, "0") == 0 ? 0 : (int)x;
-        return 0;
-    case OPT_SEED:
-        if (parse_pos(v, 0x7fffffffffffffffL, &x) < 0)
-            return bad(err, errlen, "seed", v, "a positive integer");
-        o->seed = (unsigned long long)x;
-        return 0;
-    case OPT_CHECK_BUDGET:
-        if (parse_pos(v, 0x7fffffffffffffffL, &x) < 0)
-            return bad(err, errlen, "check-budget", v, "a positive integer");
-        o->check_budget = x;
-        return 0;
-    }
-    return -1;
+    return parse_shape(1, v, &((dist_parse *)p)->o, err, errlen);
 }
 
-static void option_error(int c, char **argv, char *err, size_t errlen)
+static int call_size(void *p, const char *v, char *err, size_t errlen)
 {
-    const char *arg = argv[optind - 1];
-    if (c == ':')
-        snprintf(err, errlen, "option '%s' needs an argument", arg);
-    else
-        snprintf(err, errlen, "unknown option '%s' (see gemmprof dist --help)", arg);
+    return parse_shape(0, v, &((dist_parse *)p)->o, err, errlen);
 }
+
+static int call_panel(void *p, const char *v, char *err, size_t errlen)
+{
+    dist_parse *d = p;
+    d->raw.panel_given = 1;
+    d->o.panel_auto = strcmp(v, "auto") == 0;
+    if (!d->o.panel_auto && parse_pos(v, DIM_MAX, &d->o.panel) < 0)
+        return bad(err, errlen, "panel", v, "auto or an integer in 1..1048576");
+    return 0;
+}
+
+#define F(f, type) GP_OPT_FIELD(dist_parse, f, type)
+#define TEXT(name, f) { name, 0, GP_OPT_TEXT, F(f, const char *), 0, 0, 0, 0, 0, 0 }
+#define CALL(name, fn) { name, 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, fn }
+
+static const gp_opt table[] = {
+    TEXT("grid", raw.grid),
+    TEXT("block", raw.block),
+    { "kblock", 0, GP_OPT_LONG, F(o.bk, long), GP_OPT_ALSO(dist_parse, raw.kblock_given),
+      1, DIM_MAX, 0, 0, 0 },
+    CALL("mnk", call_mnk),
+    CALL("size", call_size),
+    TEXT("local", o.local),
+    TEXT("precision", raw.precision),
+    CALL("panel", call_panel),
+    TEXT("comm", o.comm),
+    GP_OPTS_REPS(dist_parse, o.reps),
+    GP_OPTS_WARMUP(dist_parse, o.warmup),
+    GP_OPTS_SEED(dist_parse, o.seed, raw.seed_given),
+    { "check-budget", 0, GP_OPT_LONG, F(o.check_budget, long), 0, 1, 0, 0, 0, 0 },
+    GP_OPTS_OUT(dist_parse, o.out),
+    GP_OPTS_QUIET(dist_parse, o.quiet),
+    GP_OPTS_HELP(dist_parse, o.help, o.version),
+    GP_OPTS_END
+};
 
 static int check_grid(const char *grid, int nranks, gp_dist_options *o,
                       char *err, size_t errlen)
@@ -363,24 +323,14 @@ static void set_defaults(gp_dist_options *o)
 int gp_dist_parse(int argc, char **argv, int nranks, gp_dist_options *o,
                   char *err, size_t errlen)
 {
-    raw_opts raw = { 0 };
-    set_defaults(o);
-    optind = 0;                 /* full re-initialisation: callable again */
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:qhV", long_opts, NULL)) != -1) {
-        if (c == 'h' || c == 'V') {  /* like GNU tools: answer and stop */
-            o->help = c == 'h';
-            o->version = c == 'V';
-            return 0;
-        }
-        if (c == '?' || c == ':') {
-            option_error(c, argv, err, errlen);
-            return -1;
-        }
-        if (parse_one(c, optarg, o, &raw, err, errlen) < 0)
-            return -1;
-    }
+    dist_parse p = { 0 };
+    set_defaults(&p.o);
+    int rc = gp_opts_parse(table, argc, argv, &p, err, errlen);
+    *o = p.o;
+    if (rc < 0)
+        return -1;
+    if (o->help || o->version)
+        return 0;
     if (optind < argc) {
         snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
         return -1;
@@ -389,9 +339,9 @@ int gp_dist_parse(int argc, char **argv, int nranks, gp_dist_options *o,
         snprintf(err, errlen, "no size given (--mnk M,N,K or --size N)");
         return -1;
     }
-    if (check_grid(raw.grid, nranks, o, err, errlen) < 0 ||
-        check_local(raw.precision, o, err, errlen) < 0 ||   /* sets cpu_local */
-        check_blocks(&raw, o, err, errlen) < 0 ||
+    if (check_grid(p.raw.grid, nranks, o, err, errlen) < 0 ||
+        check_local(p.raw.precision, o, err, errlen) < 0 ||   /* sets cpu_local */
+        check_blocks(&p.raw, o, err, errlen) < 0 ||
         check_comm(o, err, errlen) < 0)
         return -1;
     return 0;

@@ -76,56 +76,46 @@ static int parse_charts(const char *spec, int want[GP_NCHARTS], char *err, size_
     return 0;
 }
 
+static int call_charts(void *p, const char *arg, char *err, size_t errlen)
+{
+    return parse_charts(arg, ((plot_args *)p)->want, err, errlen);
+}
+
+static int call_size(void *p, const char *arg, char *err, size_t errlen)
+{
+    if (gp_parse_plot_size(arg, ((plot_args *)p)->size) < 0) {
+        gp_fmt(err, errlen, "--size: '%s' is not N or M,N,K", arg);
+        return -1;
+    }
+    return 0;
+}
+
+#define TEXT(name, letter, f) \
+    { name, letter, GP_OPT_TEXT, GP_OPT_FIELD(plot_args, f, const char *), 0, 0, 0, 0, 0, 0 }
+
+static const gp_opt table[] = {
+    TEXT("ceilings", 'c', ceilings),
+    TEXT("format", 'f', format),
+    GP_OPTS_OUT(plot_args, out),
+    { "charts", 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, call_charts },
+    { "size", 's', GP_OPT_CALL, 0, 0, 0, 0, 0, 0, call_size },
+    { "hierarchical", 0, GP_OPT_FLAG, GP_OPT_FIELD(plot_args, hierarchical, int),
+      0, 0, 0, 0, 0, 0 },
+    TEXT("family", 0, family),
+    TEXT("kernel", 'k', kernels),
+    GP_OPTS_HELP(plot_args, help, version),
+    GP_OPTS_END
+};
+
 static int parse_args(int argc, char **argv, plot_args *a, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        { "ceilings", required_argument, NULL, 'c' },
-        { "format", required_argument, NULL, 'f' },
-        { "out", required_argument, NULL, 'o' },
-        { "charts", required_argument, NULL, 'C' },
-        { "size", required_argument, NULL, 's' },
-        { "hierarchical", no_argument, NULL, 'H' },
-        { "family", required_argument, NULL, 'F' },
-        { "kernel", required_argument, NULL, 'k' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
-    };
     *a = (plot_args){ .format = "pdf", .out = "results/charts" };   /* git-ignored */
     for (int c = 0; c < GP_NCHARTS; c++)
         a->want[c] = 1;
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":c:f:o:s:k:hV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'F': a->family = optarg; break;
-        case 'k': a->kernels = optarg; break;
-        case 'c': a->ceilings = optarg; break;
-        case 'f': a->format = optarg; break;
-        case 'o': a->out = optarg; break;
-        case 'H': a->hierarchical = 1; break;
-        case 'h': a->help = 1; return 0;
-        case 'V': a->version = 1; return 0;
-        case 'C':
-            if (parse_charts(optarg, a->want, err, errlen) < 0)
-                return -1;
-            break;
-        case 's':
-            if (gp_parse_plot_size(optarg, a->size) < 0) {
-                gp_fmt(err, errlen, "bad --size '%s' (N or M,N,K)", optarg);
-                return -1;
-            }
-            break;
-        case ':':
-            gp_fmt(err, errlen, "option %s needs a value", argv[optind - 1]);
-            return -1;
-        default:
-            gp_fmt(err, errlen, "unknown option '%s' (see gemmprof plot --help)",
-                     argv[optind - 1]);
-            return -1;
-        }
-    }
+    if (gp_opts_parse(table, argc, argv, a, err, errlen) < 0)
+        return -1;
+    if (a->help || a->version)
+        return 0;
     if (!gp_format_ext(a->format)) {
         gp_fmt(err, errlen, "unknown format '%s' (pdf, png, svg, cairolatex)", a->format);
         return -1;

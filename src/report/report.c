@@ -66,49 +66,38 @@ static int has_control(const char *s)
     return 0;
 }
 
+static int call_size(void *p, const char *arg, char *err, size_t errlen)
+{
+    if (gp_parse_plot_size(arg, ((report_args *)p)->size) < 0) {
+        gp_fmt(err, errlen, "--size: '%s' is not N or M,N,K", arg);
+        return -1;
+    }
+    return 0;
+}
+
+#define TEXT(name, letter, f) \
+    { name, letter, GP_OPT_TEXT, GP_OPT_FIELD(report_args, f, const char *), \
+      0, 0, 0, 0, 0, 0 }
+
+static const gp_opt table[] = {
+    TEXT("ceilings", 'c', ceilings),
+    TEXT("name", 'n', name),
+    GP_OPTS_OUT(report_args, out),
+    { "size", 's', GP_OPT_CALL, 0, 0, 0, 0, 0, 0, call_size },
+    TEXT("paper", 'p', paper),
+    TEXT("family", 0, family),
+    TEXT("kernel", 'k', kernels),
+    GP_OPTS_HELP(report_args, help, version),
+    GP_OPTS_END
+};
+
 static int parse_args(int argc, char **argv, report_args *a, char *err, size_t errlen)
 {
-    static const struct option opts[] = {
-        { "ceilings", required_argument, NULL, 'c' },
-        { "name", required_argument, NULL, 'n' },
-        { "out", required_argument, NULL, 'o' },
-        { "size", required_argument, NULL, 's' },
-        { "paper", required_argument, NULL, 'p' },
-        { "family", required_argument, NULL, 'F' },
-        { "kernel", required_argument, NULL, 'k' },
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, 'V' },
-        { NULL, 0, NULL, 0 },
-    };
     *a = (report_args){ .out = "results/reports", .paper = "a4" };
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":c:n:o:s:p:k:hV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'p': a->paper = optarg; break;
-        case 'F': a->family = optarg; break;
-        case 'k': a->kernels = optarg; break;
-        case 'c': a->ceilings = optarg; break;
-        case 'n': a->name = optarg; break;
-        case 'o': a->out = optarg; break;
-        case 'h': a->help = 1; return 0;
-        case 'V': a->version = 1; return 0;
-        case 's':
-            if (gp_parse_plot_size(optarg, a->size) < 0) {
-                gp_fmt(err, errlen, "bad --size '%s' (N or M,N,K)", optarg);
-                return -1;
-            }
-            break;
-        case ':':
-            gp_fmt(err, errlen, "option %s needs a value", argv[optind - 1]);
-            return -1;
-        default:
-            gp_fmt(err, errlen, "unknown option '%s' (see gemmprof report --help)",
-                   argv[optind - 1]);
-            return -1;
-        }
-    }
+    if (gp_opts_parse(table, argc, argv, a, err, errlen) < 0)
+        return -1;
+    if (a->help || a->version)
+        return 0;
     if (optind >= argc) {
         gp_fmt(err, errlen, "no data file given (gemmprof report DATA.csv ...)");
         return -1;
@@ -307,15 +296,10 @@ int gp_cmd_report(int argc, char **argv)
         gp_error("%s", err);
         return 2;
     }
-    if (a.help) {
-        usage(stdout);
-        return 0;
-    }
-    if (a.version)
-        return gp_print_version(stdout);
-    if (gp_dry_run())
-        return gp_dry_run_report("report", argc, argv, "write a report from the "
-                                 "data files under --out");
+    int answered = gp_opts_answer(a.help, a.version, usage, "report", argc, argv,
+                                  "write a report from the data files under --out");
+    if (answered >= 0)
+        return answered;
     gp_dataset d;
     gp_families fams;
     int chosen = gp_dataset_open(&d, argv + optind, argc - optind, a.ceilings, a.family,

@@ -1,32 +1,7 @@
 /* args.c - the options of `gemmprof sweep` (see sweep.h). */
-#include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
 #include "sweep.h"
-
-enum { OPT_CONFIGS = 256, OPT_SIZES, OPT_MNK, OPT_PRESET, OPT_REPS, OPT_WARMUP,
-       OPT_SEED, OPT_TUNING, OPT_DEVICE, OPT_NO_FLUSH, OPT_CACHE_CONTROL };
-
-static const struct option long_opts[] = {
-    {"kernel", required_argument, NULL, 'k'},
-    {"configs", required_argument, NULL, OPT_CONFIGS},
-    {"size", required_argument, NULL, 's'},
-    {"sizes", required_argument, NULL, OPT_SIZES},
-    {"mnk", required_argument, NULL, OPT_MNK},
-    {"preset", required_argument, NULL, OPT_PRESET},
-    {"reps", required_argument, NULL, OPT_REPS},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"no-flush", no_argument, NULL, OPT_NO_FLUSH},
-    {"cache-control", required_argument, NULL, OPT_CACHE_CONTROL},
-    {"device", required_argument, NULL, OPT_DEVICE},
-    {"out", required_argument, NULL, 'o'},
-    {"tuning", required_argument, NULL, OPT_TUNING},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0}};
 
 void gp_sweep_usage(FILE *f)
 {
@@ -91,94 +66,60 @@ int gp_sweep_preset(const char *name, gp_shape *out, int max, char *err, size_t 
     return n;
 }
 
-static int parse_long(const char *opt, const char *s, long lo, long hi, long *out,
-                      char *err, size_t errlen)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi) {
-        snprintf(err, errlen, "%s '%s' is not an integer %ld..%ld", opt, s, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
+/* --configs is resolved once the family is known; the struct has no
+ * place for its text, so it waits beside it. */
+typedef struct {
+    gp_sweep_args a;
+    const char *configs;
+} sweep_parse;
 
-typedef int (*shape_fn)(const char *, gp_shape *, int, char *, size_t);
-
-static int add_shapes(gp_sweep_args *a, const char *opt, shape_fn f,
-                      const char *arg, char *err, size_t errlen)
+static int call_preset(void *p, const char *arg, char *err, size_t errlen)
 {
+    gp_sweep_args *a = &((sweep_parse *)p)->a;
     char why[512];
-    int n = f(arg, a->shapes + a->nshapes, GP_MAX_SHAPES - a->nshapes, why, sizeof why);
+    int n = gp_sweep_preset(arg, a->shapes + a->nshapes, GP_MAX_SHAPES - a->nshapes,
+                            why, sizeof why);
     if (n < 0) {
-        snprintf(err, errlen, "%s: %s", opt, why);
+        snprintf(err, errlen, "--preset: %s", why);
         return -1;
     }
     a->nshapes += n;
     return 0;
 }
 
-static int apply(gp_sweep_args *a, int c, const char *arg, const char **configs,
-                 char *err, size_t errlen)
-{
-    long v;
-    switch (c) {
-    case 'k': a->family = arg; return 0;
-    case OPT_CONFIGS: *configs = arg; return 0;
-    case 's': return add_shapes(a, "--size", gp_parse_sizes, arg, err, errlen);
-    case OPT_SIZES: return add_shapes(a, "--sizes", gp_parse_sizes, arg, err, errlen);
-    case OPT_MNK: return add_shapes(a, "--mnk", gp_parse_mnk, arg, err, errlen);
-    case OPT_PRESET: return add_shapes(a, "--preset", gp_sweep_preset, arg, err, errlen);
-    case OPT_REPS:
-        if (parse_long("--reps", arg, 1, 1000000, &v, err, errlen)) return -1;
-        a->reps = (int)v;
-        return 0;
-    case OPT_WARMUP:
-        if (parse_long("--warmup", arg, 0, 1000000, &v, err, errlen)) return -1;
-        a->warmup = (int)v;
-        return 0;
-    case OPT_SEED:
-        if (parse_long("--seed", arg, 0, 0x7fffffffffffffffL, &v, err, errlen)) return -1;
-        a->seed = (unsigned long long)v;
-        a->seed_given = 1;
-        return 0;
-    case OPT_DEVICE:
-        if (parse_long("--device", arg, 0, 1023, &v, err, errlen)) return -1;
-        a->device = (int)v;
-        return 0;
-    case OPT_NO_FLUSH: a->cache_control = "none"; return 0;
-    case OPT_CACHE_CONTROL: a->cache_control = arg; return 0;
-    case OPT_TUNING: a->tuning = arg; return 0;
-    case 'o': a->out = arg; return 0;
-    case 'q': a->quiet = 1; return 0;
-    case 'h': a->help = 1; return 0;
-    case 'V': a->version = 1; return 0;
-    case ':':
-        snprintf(err, errlen, "option '%s' needs a value", arg);
-        return -1;
-    default:
-        snprintf(err, errlen, "unknown option '%s' (see gemmprof sweep --help)", arg);
-        return -1;
-    }
-}
+#define F(f, type) GP_OPT_FIELD(sweep_parse, f, type)
 
-int gp_sweep_parse(int argc, char **argv, gp_sweep_args *a, char *err, size_t errlen)
+static const gp_opt table[] = {
+    { "kernel", 'k', GP_OPT_TEXT, F(a.family, const char *), 0, 0, 0, 0, 0, 0 },
+    { "configs", 0, GP_OPT_TEXT, F(configs, const char *), 0, 0, 0, 0, 0, 0 },
+    GP_OPTS_SIZES(sweep_parse, a.shapes, a.nshapes),
+    { "preset", 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, call_preset },
+    GP_OPTS_REPS(sweep_parse, a.reps),
+    GP_OPTS_WARMUP(sweep_parse, a.warmup),
+    GP_OPTS_SEED(sweep_parse, a.seed, a.seed_given),
+    GP_OPTS_CACHE_CONTROL(sweep_parse, a.cache_control),
+    GP_OPTS_DEVICE(sweep_parse, a.device, 0),
+    GP_OPTS_OUT(sweep_parse, a.out),
+    { "tuning", 0, GP_OPT_PATH, F(a.tuning, const char *), 0, 0, 0, 0, 0, 0 },
+    GP_OPTS_QUIET(sweep_parse, a.quiet),
+    GP_OPTS_HELP(sweep_parse, a.help, a.version),
+    GP_OPTS_END
+};
+
+int gp_sweep_parse(int argc, char **argv, gp_sweep_args *out, char *err, size_t errlen)
 {
-    const char *configs = "all";
-    int c;
-    memset(a, 0, sizeof *a);
+    static sweep_parse p;       /* large: shapes and configs */
+    memset(&p, 0, sizeof p);
+    gp_sweep_args *a = &p.a;
     a->reps = 20;
     a->warmup = 5;
     a->cache_control = "all";
-    optind = 0;    /* reinitialise: tests parse more than once */
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":k:s:o:qhV", long_opts, NULL)) != -1) {
-        const char *arg = (c == ':' || c == '?') ? argv[optind - 1] : optarg;
-        if (apply(a, c, arg, &configs, err, errlen) != 0)
-            return -1;
-    }
+    p.configs = "all";
+    int rc = gp_opts_parse(table, argc, argv, &p, err, errlen);
+    *out = p.a;
+    if (rc < 0)
+        return -1;
+    a = out;
     if (a->help || a->version)
         return 0;
     if (optind < argc) {
@@ -192,7 +133,7 @@ int gp_sweep_parse(int argc, char **argv, gp_sweep_args *a, char *err, size_t er
                  "dgemm_blocktile_2d; see gemmprof sweep --help)");
         return -1;
     }
-    a->nconfigs = gp_sweep_select(a->family, configs, a->configs,
+    a->nconfigs = gp_sweep_select(a->family, p.configs, a->configs,
                                   GP_SWEEP_MAX_CONFIGS, err, errlen);
     if (a->nconfigs < 0)
         return -1;

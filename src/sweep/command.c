@@ -206,17 +206,13 @@ int gp_cmd_sweep(int argc, char **argv)
         gp_error("sweep: %s", err);
         return 2;
     }
-    if (a.help) {
-        gp_sweep_usage(stdout);
-        return 0;
-    }
-    if (a.version)
-        return gp_print_version(stdout);
-    if (gp_dry_run()) {
+    if (!a.help && !a.version)      /* (only then is the family known) */
         snprintf(err, sizeof err, "run %d configuration(s) of %s at %d size(s)",
                  a.nconfigs, a.family, a.nshapes);
-        return gp_dry_run_report("sweep", argc, argv, err);
-    }
+    int answered = gp_opts_answer(a.help, a.version, gp_sweep_usage, "sweep", argc,
+                                  argv, err);
+    if (answered >= 0)
+        return answered;
     sweep_state s = {.a = &a};
     s.seed = a.seed_given ? a.seed : (unsigned long long)time(NULL);
     s.rows = malloc((size_t)a.nshapes * (size_t)a.nconfigs * sizeof *s.rows);

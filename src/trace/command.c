@@ -249,15 +249,10 @@ int gp_cmd_trace(int argc, char **argv)
         gp_error("trace: %s", err);
         return 2;
     }
-    if (o.help) {
-        gp_trace_usage(stdout);
-        return 0;
-    }
-    if (o.version)
-        return gp_print_version(stdout);
-    if (gp_dry_run())
-        return gp_dry_run_report("trace", argc, argv, o.merge_dir ?
-                                 "merge the part files of --merge DIR" :
-                                 "run CMD with its kernel launches profiled");
+    int rc = gp_opts_answer(o.help, o.version, gp_trace_usage, "trace", argc, argv,
+                            o.merge_dir ? "merge the part files of --merge DIR" :
+                            "run CMD with its kernel launches profiled");
+    if (rc >= 0)
+        return rc;
     return o.merge_dir ? merge_only(&o, argc, argv) : run_traced(&o, argc, argv);
 }

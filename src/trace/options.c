@@ -81,17 +81,14 @@ void gp_trace_usage(FILE *f)
         f);
 }
 
-/* Decimal digits only, at most max. */
+/* 0..max, read and worded as every command's integers (util.h). */
 static int parse_count(const char *opt, const char *s, long max, long *out,
                        char *err, size_t errlen)
 {
-    char *end;
-    long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
-    if (v < 0 || *end || v > max) {
-        snprintf(err, errlen, "%s: '%s' is not a count (an integer, 0 or more)", opt, s);
+    unsigned long long v;
+    if (gp_opt_integer(opt, s, 0, (unsigned long long)max, &v, err, errlen) < 0)
         return -1;
-    }
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 
@@ -111,7 +108,6 @@ static int check_regex(const char *re, char *err, size_t errlen)
 
 static int apply(int c, const char *arg, gp_trace_opts *o, char *err, size_t errlen)
 {
-    gp_metric_list list;
     char msg[300];
     switch (c) {
     case OPT_REGEX:
@@ -122,7 +118,7 @@ static int apply(int c, const char *arg, gp_trace_opts *o, char *err, size_t err
     case OPT_COUNT:
         return parse_count("--launch-count", arg, LONG_MAX / 2, &o->launch_count, err, errlen);
     case OPT_METRICS:
-        if (gp_metric_list_parse(arg, &list, msg, sizeof msg) < 0) {
+        if (gp_metric_spec_check(arg, msg, sizeof msg) < 0) {
             snprintf(err, errlen, "--metrics: %s", msg);
             return -1;
         }
@@ -130,10 +126,8 @@ static int apply(int c, const char *arg, gp_trace_opts *o, char *err, size_t err
         return 0;
     case 'o':
     case OPT_MERGE:
-        if (!*arg) {
-            snprintf(err, errlen, "--%s: empty path", c == 'o' ? "out" : "merge");
+        if (gp_opt_path(c == 'o' ? "--out" : "--merge", arg, err, errlen) < 0)
             return -1;
-        }
         *(c == 'o' ? &o->out : &o->merge_dir) = arg;
         return 0;
     case OPT_SUMMARY: o->summary = 1; return 0;

@@ -34,3 +34,17 @@ int gp_dry_run_report(const char *command, int argc, char **argv,
     printf("\n  options valid; would %s; nothing run\n", what);
     return 0;
 }
+
+int gp_opts_answer(int help, int version, void (*usage)(FILE *),
+                   const char *command, int argc, char **argv, const char *what)
+{
+    if (help) {
+        usage(stdout);
+        return 0;
+    }
+    if (version)
+        return gp_print_version(stdout);
+    if (gp_dry_run())
+        return gp_dry_run_report(command, argc, argv, what);
+    return -1;
+}

@@ -6,20 +6,14 @@
 
 #define SIZE_LIMIT (1L << 20)
 
-/* Decimal digits only, 1..2^20: no sign, blank, exponent or suffix. */
+/* Decimal digits only, 1..2^20: no sign, blank, exponent or suffix (and,
+ * as ever, at most 9 of them: leading zeros are not a size). */
 static int parse_size(const char *s, size_t len, long *out)
 {
-    if (len == 0 || len > 9)
+    unsigned long long v;
+    if (len > 9 || gp_parse_decimal(s, len, SIZE_LIMIT, &v) < 0 || v < 1)
         return -1;
-    long v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    if (v < 1 || v > SIZE_LIMIT)
-        return -1;
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 

@@ -160,4 +160,116 @@ typedef struct { long m, n, k; } gp_shape;
 int gp_parse_sizes(const char *spec, gp_shape *out, int max, char *err, size_t errlen);
 int gp_parse_mnk(const char *spec, gp_shape *out, int max, char *err, size_t errlen);
 
+/* ---- command-line options (options.c): one parser, one set of value
+ * kinds and one wording of mistakes for every command.  A command's table
+ * names its options: gp_opt entries ending with name NULL, each storing its
+ * value into the command's own struct at offset `at` (GP_OPT_FIELD checks
+ * the field's type at compile time).  Mistakes read "--NAME: 'VALUE' is not
+ * ..." (a bad value) or as gp_option_error words them (unknown option,
+ * missing argument); one line, without the "gemmprof: " prefix. ---- */
+
+typedef enum {
+    GP_OPT_FLAG,     /* no argument: the int at `at` becomes 1             */
+    GP_OPT_SET,      /* no argument: the const char * at `at` becomes text */
+    GP_OPT_TEXT,     /* const char *, passed to check (if any) first; its
+                      * message comes back as "--NAME: message"           */
+    GP_OPT_PATH,     /* const char *, not empty                            */
+    GP_OPT_CHOICE,   /* const char *, one of text ("all|none")             */
+    GP_OPT_INT,      /* int, decimal digits only, lo..hi (hi 0: INT_MAX)   */
+    GP_OPT_LONG,     /* long, the same (hi 0: LONG_MAX)                    */
+    GP_OPT_ULL,      /* unsigned long long, the same (hi 0: ULLONG_MAX)    */
+    GP_OPT_SHAPES,   /* --size/--sizes grammar: appended to the gp_shape
+                      * array at `at`; the int count is `also`; at most hi
+                      * in all (0: GP_MAX_SHAPES)                          */
+    GP_OPT_MNK,      /* the same for M,N,K                                 */
+    GP_OPT_CALL,     /* the command's own: call(struct, arg, err, errlen)  */
+    GP_OPT_HELP,     /* the int at `at` becomes 1 and parsing stops there  */
+    GP_OPT_VERSION   /* (like GNU tools: what follows is not looked at)    */
+} gp_opt_kind;
+
+typedef struct {
+    const char *name;            /* --NAME                                  */
+    char letter;                 /* -L, or 0                                */
+    gp_opt_kind kind;
+    size_t at;                   /* GP_OPT_FIELD of the field it sets       */
+    size_t also;                 /* GP_OPT_ALSO: the integers' "given" int,
+                                  * the shapes' count; 0: none             */
+    unsigned long long lo, hi;   /* integers: the range; shapes: hi = max   */
+    const char *text;            /* SET: the value; CHOICE: "a|b|c"         */
+    int (*check)(const char *arg, char *err, size_t errlen);
+    int (*call)(void *o, const char *arg, char *err, size_t errlen);
+} gp_opt;
+
+/* offsetof(T, f), refused at compile time unless T's f is of `type`. */
+#define GP_OPT_FIELD(T, f, type) \
+    (offsetof(T, f) + 0 * sizeof(char[_Generic(((T *)0)->f, type: 1, default: -1)]))
+#define GP_OPT_ALSO(T, f) (GP_OPT_FIELD(T, f, int) + 1)
+
+/* The limits every command shares.  --device: CUDA ordinals are small; a
+ * node with more than 1024 GPUs does not exist, so a larger number is a
+ * typo, refused before any GPU is touched. */
+#define GP_DEVICE_MAX 1023
+#define GP_REPS_MAX 1000000
+
+/* The shared options, said once: a command's table lists these. */
+#define GP_OPTS_DEVICE(T, f, letter) \
+    { "device", letter, GP_OPT_INT, GP_OPT_FIELD(T, f, int), 0, 0, GP_DEVICE_MAX, 0, 0, 0 }
+#define GP_OPTS_REPS(T, f) \
+    { "reps", 0, GP_OPT_INT, GP_OPT_FIELD(T, f, int), 0, 1, GP_REPS_MAX, 0, 0, 0 }
+#define GP_OPTS_WARMUP(T, f) \
+    { "warmup", 0, GP_OPT_INT, GP_OPT_FIELD(T, f, int), 0, 0, GP_REPS_MAX, 0, 0, 0 }
+/* Any 64-bit seed: run files record it with %llu, and any of them can be
+ * given back to every command that draws inputs. */
+#define GP_OPTS_SEED(T, f, given) \
+    { "seed", 0, GP_OPT_ULL, GP_OPT_FIELD(T, f, unsigned long long), \
+      GP_OPT_ALSO(T, given), 0, 0, 0, 0, 0 }
+#define GP_OPTS_SIZES(T, shapes, n) \
+    { "size", 's', GP_OPT_SHAPES, GP_OPT_FIELD(T, shapes, gp_shape *), \
+      GP_OPT_ALSO(T, n), 0, 0, 0, 0, 0 }, \
+    { "sizes", 0, GP_OPT_SHAPES, GP_OPT_FIELD(T, shapes, gp_shape *), \
+      GP_OPT_ALSO(T, n), 0, 0, 0, 0, 0 }, \
+    { "mnk", 0, GP_OPT_MNK, GP_OPT_FIELD(T, shapes, gp_shape *), \
+      GP_OPT_ALSO(T, n), 0, 0, 0, 0, 0 }
+#define GP_OPTS_CACHE_CONTROL(T, f) \
+    { "cache-control", 0, GP_OPT_CHOICE, GP_OPT_FIELD(T, f, const char *), \
+      0, 0, 0, "all|none", 0, 0 }, \
+    { "no-flush", 0, GP_OPT_SET, GP_OPT_FIELD(T, f, const char *), 0, 0, 0, "none", 0, 0 }
+#define GP_OPTS_OUT(T, f) \
+    { "out", 'o', GP_OPT_PATH, GP_OPT_FIELD(T, f, const char *), 0, 0, 0, 0, 0, 0 }
+#define GP_OPTS_QUIET(T, f) \
+    { "quiet", 'q', GP_OPT_FLAG, GP_OPT_FIELD(T, f, int), 0, 0, 0, 0, 0, 0 }
+#define GP_OPTS_HELP(T, help, version) \
+    { "help", 'h', GP_OPT_HELP, GP_OPT_FIELD(T, help, int), 0, 0, 0, 0, 0, 0 }, \
+    { "version", 'V', GP_OPT_VERSION, GP_OPT_FIELD(T, version, int), 0, 0, 0, 0, 0, 0 }
+#define GP_OPTS_END { NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/* Parse argv[1..] against `table` into `o` (its defaults set before).
+ * Stops at --help or --version, else at the end of the options: optind is
+ * then the first operand.  0, or -1 with the message in err. */
+int gp_opts_parse(const gp_opt *table, int argc, char **argv, void *o,
+                  char *err, size_t errlen);
+
+/* The kinds' checks, for a caller with its own getopt loop (trace).  Each
+ * returns 0, or -1 with "OPT: 'S' is not ..." in err. */
+int gp_opt_integer(const char *opt, const char *s, unsigned long long lo,
+                   unsigned long long hi, unsigned long long *out,
+                   char *err, size_t errlen);
+int gp_opt_path(const char *opt, const char *s, char *err, size_t errlen);
+int gp_opt_choice(const char *opt, const char *s, const char *choices,
+                  char *err, size_t errlen);
+/* Shapes of spec (mnk: M,N,K; else the --sizes grammar) appended to
+ * shapes[*n..], at most max in all. */
+int gp_opt_shapes(const char *opt, const char *spec, int mnk, gp_shape *shapes,
+                  int *n, int max, char *err, size_t errlen);
+/* The one integer reader: len bytes of decimal digits (no sign, blank or
+ * suffix) worth at most max.  0, or -1. */
+int gp_parse_decimal(const char *s, size_t len, unsigned long long max,
+                     unsigned long long *out);
+
+/* What every command does once its options are parsed (global_options.c):
+ * --help (usage on stdout), --version, and --dry-run (gp_dry_run_report
+ * with `what`).  The exit status to return, or -1: none of them, run. */
+int gp_opts_answer(int help, int version, void (*usage)(FILE *),
+                   const char *command, int argc, char **argv, const char *what);
+
 #endif

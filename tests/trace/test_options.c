@@ -91,8 +91,8 @@ static void bad_input_is_named(void **state)
     (void)state;
     expect_error("no command given", "--summary");
     expect_error("no command given", "--");
-    expect_error("--launch-skip: '-1' is not a count", "--launch-skip", "-1", "./a");
-    expect_error("--launch-count: '3x' is not a count", "--launch-count", "3x", "./a");
+    expect_error("--launch-skip: '-1' is not an integer in 0..", "--launch-skip", "-1", "./a");
+    expect_error("--launch-count: '3x' is not an integer in 0..", "--launch-count", "3x", "./a");
     expect_error("--kernel-regex: '([': ", "--kernel-regex", "([", "./a");
     expect_error("--metrics: bad character ';'", "--metrics", "a;b", "./a");
     expect_error("--metrics: \"none\" cannot be combined", "--metrics", "none,x.sum", "./a");
