@@ -40,7 +40,9 @@
  */
 #include "sgemm_async.cuh"
 
-namespace {
+/* named, not anonymous: the host pass (and sm_75's, where the kernel is a
+ * stub) would warn that SplitTail's members are never referenced */
+namespace gp_split {
 
 using namespace gp_async;
 using TileW = Tile<128, 256, 2, 4, 1>;
@@ -227,10 +229,11 @@ int launch(const gemm_args *a, cudaStream_t st, gp_launch_info *info, int vec)
     return (int)e;
 }
 
-} // namespace
+} // namespace gp_split
 
 extern "C" int gp_sgemm_split_tail(const gemm_args *a, cudaStream_t s, gp_launch_info *info)
 {
     const int vec = gp_vec_flags(a);
-    return vec & GP_VEC_B ? launch<true>(a, s, info, vec) : launch<false>(a, s, info, vec);
+    return vec & GP_VEC_B ? gp_split::launch<true>(a, s, info, vec)
+                          : gp_split::launch<false>(a, s, info, vec);
 }
