@@ -121,18 +121,18 @@ endif
 LDLIBS    += -ljansson -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
 
 # MPI (gemmprof dist): on when mpicc is on PATH (or MPICC names one); MPI=0
-# forces it off: src/dist/dist_nompi.c then says how to get it.  The index
+# forces it off: src/dist/nompi.c then says how to get it.  The index
 # arithmetic, data and options of src/dist/ need no MPI and are always
 # built (their unit tests run everywhere); the rest is compiled by mpicc.
 MPICC     ?= mpicc
 MPI       ?= $(if $(shell command -v $(MPICC) 2>/dev/null),1,0)
-DIST_PURE := src/dist/dist_layout.c src/dist/dist_data.c src/dist/dist_options.c
+DIST_PURE := src/dist/layout.c src/dist/data.c src/dist/options.c
 ifeq ($(MPI),1)
-DIST_C    := $(filter-out src/dist/dist_nompi.c,$(wildcard src/dist/*.c))
+DIST_C    := $(filter-out src/dist/nompi.c,$(wildcard src/dist/*.c))
 LINK_CC   := $(MPICC)
 $(B)/src/dist/%.o: CC := $(MPICC)
 else
-DIST_C    := $(DIST_PURE) src/dist/dist_nompi.c
+DIST_C    := $(DIST_PURE) src/dist/nompi.c
 LINK_CC   := $(CC)
 endif
 

@@ -1,7 +1,9 @@
-/* dist_options.h - options of `gemmprof dist`, parsed and validated in full
- * by every rank alike before any communication, so that a bad option gives
- * the same answer (exit 2) on all ranks and nobody waits for anybody.
- * Pure C (no MPI): unit-tested everywhere. */
+/* dist_options.h - the interface of src/dist: the `gemmprof dist` command and its
+ * options, parsed and validated in full by every rank alike before any
+ * communication, so that a bad option gives the same answer (exit 2) on
+ * all ranks and nobody waits for anybody.  Pure C (no MPI): unit-tested
+ * everywhere.  The folder's other headers are its own (backend.h: the
+ * local backends and panel transports SUMMA plugs in, with mpi.h). */
 #ifndef GP_DIST_OPTIONS_H
 #define GP_DIST_OPTIONS_H
 
@@ -14,7 +16,7 @@
 /* GPU local kernels: every panel step reads and writes all of local C, and
  * a narrow-K GEMM runs below a GPU's rate, while a wide first panel is a
  * long broadcast nothing hides.  --panel auto (their default) times the
- * widths up to this one, which sizes the panel buffers (dist_panel.c). */
+ * widths up to this one, which sizes the panel buffers (panel.c). */
 #define GP_DIST_PANEL_AUTO_MAX 4096
 /* ... and takes the narrowest whose local gemm runs within this share of
  * the rate of the unsplit local gemm: narrower panels broadcast less at
@@ -56,10 +58,10 @@ int gp_dist_parse_pair(const char *s, long max, long *a, long *b);
 /* The most square grid for n processes: pr <= pc, pr * pc == n. */
 void gp_dist_default_grid(int n, int *pr, int *pc);
 
-/* mpirun ... gemmprof dist ...: dist_cmd.c in a build with MPI, else
- * dist_nompi.c, which says how to get it.  This header and the pure parts
+/* mpirun ... gemmprof dist ...: command.c in a build with MPI, else
+ * nompi.c, which says how to get it.  This header and the pure parts
  * (layout, data, options) are what the rest of gemmprof and the tests see
- * of dist; dist.h and the rest need mpi.h. */
+ * of dist; backend.h and the rest need mpi.h. */
 int gp_cmd_dist(int argc, char **argv);
 
 #endif

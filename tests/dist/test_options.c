@@ -1,4 +1,4 @@
-/* test_dist_options.c - `gemmprof dist` option parsing and validation: the
+/* test_options.c - `gemmprof dist` option parsing and validation: the
  * verdicts every rank reaches alone, before any communication. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
-/* dist.h - `gemmprof dist`: C = A * B over MPI with SUMMA on a ScaLAPACK
+/* backend.h - `gemmprof dist`: C = A * B over MPI with SUMMA on a ScaLAPACK
  * block-cyclic layout.  Compiled only with MPI (make MPI=1).  Two plug
- * points, so the GPU side (dist_gpu.c) slots in beside the CPU side:
+ * points, so the GPU side (gpu.c) slots in beside the CPU side:
  *
  *  - a LOCAL BACKEND owns the rank's local matrices and panel buffers in its
  *    own memory (host for CPU kernels, device for GPU kernels) and runs the
@@ -36,8 +36,8 @@
  * (the GPU backend runs them on a copy stream) and are issued one step
  * ahead, beside the previous panel's gemm.
  */
-#ifndef GP_DIST_H
-#define GP_DIST_H
+#ifndef GP_DIST_BACKEND_H
+#define GP_DIST_BACKEND_H
 
 #include <stddef.h>
 #include <mpi.h>
@@ -124,14 +124,14 @@ struct gp_dist_backend {
 };
 
 /* The backend for a --local name: cpu_naive, cpu_blocked, cpu_blas (CPU,
- * dist_cpu.c; "cpu_" because the registry has its own GPU "naive"),
+ * cpu.c; "cpu_" because the registry has its own GPU "naive"),
  * or any name the kernel registry knows (cublas included): the GPU backend.
  * NULL if the name is neither. */
 const gp_dist_backend *gp_dist_backend_find(const char *local_name);
 /* CPU local kernels, for --help and messages. */
 extern const char *const gp_dist_cpu_names;
 
-/* Defined by dist_gpu.c: runs registered kernels on this rank's GPU. */
+/* Defined by gpu.c: runs registered kernels on this rank's GPU. */
 extern const gp_dist_backend gp_dist_backend_gpu;
 
 /* The communicators a transport broadcasts along. */
@@ -178,7 +178,7 @@ struct gp_dist_transport {
     void (*close)(void *ctx);
     /* 1: wait() orders on the GPU (the backend's gemm stream waits for the
      * broadcast), so the host never blocks on a panel: the time the gemm
-     * stream stands waiting is the exposed communication (dist_summa.c).
+     * stream stands waiting is the exposed communication (summa.c).
      * 0: wait() returns once the panel has landed (host transports). */
     int device_ordered;
     /* Optional (NULL): GPU time this rank spent in broadcasts since the
@@ -186,10 +186,10 @@ struct gp_dist_transport {
     double (*busy_ms)(void *ctx);
 };
 
-/* Host buffers, MPI_Ibcast/MPI_Wait (dist_transport_mpi.c). */
+/* Host buffers, MPI_Ibcast/MPI_Wait (transport_mpi.c). */
 extern const gp_dist_transport gp_dist_transport_mpi;
 
-/* Defined by dist_gpu.c: the transport for device buffers named by --comm
+/* Defined by gpu.c: the transport for device buffers named by --comm
  * ("auto", "staged", "cuda-aware", "nccl"; "mpi" is refused there with a
  * hint).  The same answer on every rank for the same name.  NULL + err. */
 const gp_dist_transport *gp_dist_gpu_transport_find(const char *name,
