@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dist_options.h"
+#include "dist.h"
 #include "util/util.h"
 #include "run.h"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "dist_options.h"
+#include "dist.h"
 #include "registry/registry.h"
 
 const char *const gp_dist_cpu_names = "cpu_naive, cpu_blocked, cpu_blas";

@@ -3,7 +3,7 @@
  * process), so --help, --version and --dry-run answer the same; running
  * says how to get MPI.  A build with MPI compiles command.c instead. */
 #include <stdio.h>
-#include "dist_options.h"
+#include "dist.h"
 #include "util/util.h"
 
 #define NO_MPI "this gemmprof was built without MPI (apt-get install " \

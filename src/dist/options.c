@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "dist_options.h"
+#include "dist.h"
 #include "registry/registry.h"
 
 #define DIM_MAX (1L << 20)

@@ -9,7 +9,7 @@
 #include "backend.h"
 #include "data.h"
 #include "layout.h"
-#include "dist_options.h"
+#include "dist.h"
 
 /* One rank's times of one repetition, milliseconds. */
 typedef struct {

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "dist/dist_options.h"
+#include "dist/dist.h"
 #include "registry/registry.h"
 
 static gp_dist_options o;

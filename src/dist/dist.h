@@ -1,11 +1,11 @@
-/* dist_options.h - the interface of src/dist: the `gemmprof dist` command and its
+/* dist.h - the interface of src/dist: the `gemmprof dist` command and its
  * options, parsed and validated in full by every rank alike before any
  * communication, so that a bad option gives the same answer (exit 2) on
  * all ranks and nobody waits for anybody.  Pure C (no MPI): unit-tested
  * everywhere.  The folder's other headers are its own (backend.h: the
  * local backends and panel transports SUMMA plugs in, with mpi.h). */
-#ifndef GP_DIST_OPTIONS_H
-#define GP_DIST_OPTIONS_H
+#ifndef GP_DIST_H
+#define GP_DIST_H
 
 #include <stddef.h>
 #include <stdio.h>
