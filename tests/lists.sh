@@ -7,7 +7,8 @@
 #    command" and a row in docs/README.md's Commands table.
 #  - Architectures: the list is src/arch/archs.def.  Each is in the nvcc
 #    flags of a build with no GPU to ask (-gencode ... code=sm_CC, and
-#    sm_CCa for the *_smCCa.cu files), in this binary's ptxas facts when it
+#    sm_CCa for the *_smCCa.cu files) and of gemmprof-build's default
+#    (plugins), in this binary's ptxas facts when it
 #    was built for every one, in docs/gpus-and-builds.md's and the README's
 #    GPU tables, and in tests/registry/test_needs.c's per_arch (which fails
 #    by itself too).
@@ -131,6 +132,18 @@ for c in "${ccs[@]}"; do
     else
         skip "lists/arch/sm_$c/in_binary" "this binary is built for $built only (ARCH, or the GPUs here), not every architecture"
     fi
+done
+# gemmprof-build (plugins) with no ARCH and no GPU to ask: every one too
+mkdir -p "$TMP/fake"
+printf '#!/bin/sh\nexit 9\n' >"$TMP/fake/nvidia-smi"
+printf '#!/bin/sh\necho "$@"\n' >"$TMP/fake/nvcc"
+chmod +x "$TMP/fake/nvidia-smi" "$TMP/fake/nvcc"
+: >"$TMP/plugin.cu"
+(unset ARCH; PATH="$TMP/fake:$PATH" NVCC="$TMP/fake/nvcc" \
+    "$root/scripts/gemmprof-build" -o "$TMP/plugin.so" "$TMP/plugin.cu") >"$TMP/plugin_nvcc" 2>/dev/null
+for c in "${ccs[@]}"; do
+    grep -q -- "-gencode arch=compute_$c,code=sm_$c " "$TMP/plugin_nvcc" && pass "lists/arch/sm_$c/gemmprof_build" ||
+        fail "lists/arch/sm_$c/gemmprof_build" "scripts/gemmprof-build's default has no sm_$c: $(head -c 300 "$TMP/plugin_nvcc")"
 done
 for c in "${specific[@]}"; do
     grep -q -- "-gencode arch=compute_${c}a,code=sm_${c}a " "$TMP/nvcc" && pass "lists/arch/sm_${c}a/nvcc_flags" ||
