@@ -21,17 +21,27 @@ GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 endif
 
 # ---- architectures (docs/gpus-and-builds.md) ----
-# Supported: what CUDA 13 compiles for, one per chip family.  ARCH unset:
-# the compute capabilities nvidia-smi reports here, else all of ARCH_ALL.
-ARCH_ALL  := sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120
+# Supported: what CUDA 13 compiles for, one per chip family, listed once in
+# src/arch/archs.def (its GP_ARCH lines: compute capability, then 1 where
+# the arch-specific sm_XYa target is built too), oldest first.  ARCH
+# unset: the compute capabilities nvidia-smi reports here, else all of
+# ARCH_ALL.
+ARCHS_DEF := src/arch/archs.def
+open_paren := (
+SUPPORTED_CCS := $(shell sed -n 's/^GP_ARCH$(open_paren) *\([0-9]*\) *,.*/\1/p' $(ARCHS_DEF))
+SPECIFIC_CCS  := $(shell sed -n 's/^GP_ARCH$(open_paren) *\([0-9]*\) *, *1 *,.*/\1/p' $(ARCHS_DEF))
+ARCH_ALL  := $(addprefix sm_,$(SUPPORTED_CCS))
+# the oldest, e.g. 75 and 7.5
+CC_MIN    := $(firstword $(SUPPORTED_CCS))
+CC_MIN_X_Y := $(shell echo $(CC_MIN) | sed 's/.$$/.&/')
 CUDA_MIN  := 13.0
 # (tests/build.sh points NVIDIA_SMI at a stand-in)
 NVIDIA_SMI ?= nvidia-smi
 ifeq ($(origin ARCH),undefined)
 GPU_CCS   := $(shell $(NVIDIA_SMI) --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
                  grep -E '^[0-9]+\.[0-9]+$$' | tr -d . | sort -un)
-$(foreach c,$(GPU_CCS),$(if $(shell [ $(c) -lt 75 ] && echo old),\
-    $(error this GPU is sm_$(c): CUDA $(CUDA_MIN) and gemmprof support sm_75 (compute capability 7.5) and newer)))
+$(foreach c,$(GPU_CCS),$(if $(shell [ $(c) -lt $(CC_MIN) ] && echo old),\
+    $(error this GPU is sm_$(c): CUDA $(CUDA_MIN) and gemmprof support sm_$(CC_MIN) (compute capability $(CC_MIN_X_Y)) and newer)))
 ARCH      := $(if $(GPU_CCS),$(addprefix sm_,$(GPU_CCS)),$(ARCH_ALL))
 endif
 ifneq ($(filter-out sm_% compute_%,$(ARCH)),)
@@ -49,13 +59,14 @@ SM_CCS    := $(patsubst sm_%,%,$(filter sm_%,$(ARCH)))
 # PTX: the compute_XY named, else that of the newest sm_XY (runs on newer GPUs)
 PTX_CCS   := $(or $(patsubst compute_%,%,$(filter compute_%,$(ARCH))),\
                   $(shell printf '%s\n' $(SM_CCS) | sort -n | tail -1))
-# $(call gencode,SASS CCs,PTX CCs[,suffix of 90]) -> nvcc's -gencode options
-gencode    = $(foreach c,$(1),-gencode arch=compute_$(c)$(if $(filter 90,$(c)),$(3))$(comma)code=sm_$(c)$(if $(filter 90,$(c)),$(3))) \
+# $(call gencode,SASS CCs,PTX CCs[,the CC built as its 'a' target instead])
+# -> nvcc's -gencode options
+gencode    = $(foreach c,$(1),-gencode arch=compute_$(c)$(if $(filter $(3),$(c)),a)$(comma)code=sm_$(c)$(if $(filter $(3),$(c)),a)) \
              $(foreach c,$(2),-gencode arch=compute_$(c)$(comma)code=compute_$(c))
 GENCODE   := $(strip $(call gencode,$(SM_CCS),$(PTX_CCS)))
 # What the binary contains, as gp_build_arch: the registry reads it to know
 # which kernels have code for the GPU in hand (src/arch/build.c).
-BUILD_CODES := $(foreach c,$(SM_CCS),sm_$(c) $(if $(filter 90,$(c)),sm_90a)) \
+BUILD_CODES := $(foreach c,$(SM_CCS),sm_$(c) $(if $(filter $(c),$(SPECIFIC_CCS)),sm_$(c)a)) \
                $(addprefix compute_,$(PTX_CCS))
 
 B         ?= build
@@ -78,9 +89,11 @@ CUB       ?= $(B)
 # where ARCH has sm_90 they are built for sm_90a instead (and without
 # compute_90 PTX, so an H100 can only load the sm_90a code); for every
 # other architecture their kernels compile empty (GP_KERNEL_NEEDS in
-# kernels/rung.cuh) and the registry skips them, saying why.
-$(CUB)/kernels/%_sm90a.cu.o: GENCODE := $(strip $(call gencode,$(SM_CCS),\
-    $(if $(filter 90,$(SM_CCS)),$(filter-out 90,$(PTX_CCS)),$(PTX_CCS)),a))
+# kernels/rung.cuh) and the registry skips them, saying why.  The same for
+# each CC that archs.def marks with an 'a' target: *_sm<CC>a.cu.
+specific_gencode = $$(strip $$(call gencode,$$(SM_CCS),\
+    $$(if $$(filter $(1),$$(SM_CCS)),$$(filter-out $(1),$$(PTX_CCS)),$$(PTX_CCS)),$(1)))
+$(foreach c,$(SPECIFIC_CCS),$(eval $$(CUB)/kernels/%_sm$(c)a.cu.o: GENCODE := $(call specific_gencode,$(c))))
 CPPFLAGS  += -Isrc -I$(CUDA_HOME)/include
 # cupti_profiler_host.h includes <string>: C needs the empty one in src/cupti/compat.
 $(B)/src/cupti/%.o $(B)/src/inject/%.o: CPPFLAGS += -Isrc/cupti/compat
@@ -108,18 +121,18 @@ endif
 LDLIBS    += -ljansson -lcublas -lcudart -lstdc++ -ldl -lm -lpthread
 
 # MPI (gemmprof dist): on when mpicc is on PATH (or MPICC names one); MPI=0
-# forces it off: src/dist/dist_nompi.c then says how to get it.  The index
+# forces it off: src/dist/nompi.c then says how to get it.  The index
 # arithmetic, data and options of src/dist/ need no MPI and are always
 # built (their unit tests run everywhere); the rest is compiled by mpicc.
 MPICC     ?= mpicc
 MPI       ?= $(if $(shell command -v $(MPICC) 2>/dev/null),1,0)
-DIST_PURE := src/dist/dist_layout.c src/dist/dist_data.c src/dist/dist_options.c
+DIST_PURE := src/dist/layout.c src/dist/data.c src/dist/options.c
 ifeq ($(MPI),1)
-DIST_C    := $(filter-out src/dist/dist_nompi.c,$(wildcard src/dist/*.c))
+DIST_C    := $(filter-out src/dist/nompi.c,$(wildcard src/dist/*.c))
 LINK_CC   := $(MPICC)
 $(B)/src/dist/%.o: CC := $(MPICC)
 else
-DIST_C    := $(DIST_PURE) src/dist/dist_nompi.c
+DIST_C    := $(DIST_PURE) src/dist/nompi.c
 LINK_CC   := $(CC)
 endif
 
@@ -281,6 +294,7 @@ install: $(BIN)/gemmprof $(INJECT)
 	install -m 755 $(INJECT) $(DESTDIR)$(PREFIX)/lib/gemmprof/
 	install -m 644 src/gemmprof.h $(DESTDIR)$(PREFIX)/include/gemmprof/
 	install -m 755 scripts/gemmprof-build $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(ARCHS_DEF) $(DESTDIR)$(PREFIX)/share/gemmprof/
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/gemmprof/plots/
 	cp -r reports/data $(DESTDIR)$(PREFIX)/share/gemmprof/reports/
 

@@ -15,10 +15,11 @@ fake_smi() {
 }
 arch() { make -s -C "$root" arch "$@" 2>&1; }
 
-# no nvidia-smi at all (CI): every supported architecture, PTX of the newest
+# no nvidia-smi at all (CI): every supported architecture (src/arch/
+# archs.def), PTX of the newest
 # (NVIDIA_SMI names one that does not exist: the GPU machine has a real one)
 got=$(arch NVIDIA_SMI="$TMP/gpu/no-nvidia-smi")
-want="sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a sm_100 sm_120 compute_120"
+want=$(arch_all_codes)
 [ "$got" = "$want" ] && pass build/no_gpu_builds_every_arch || fail build/no_gpu_builds_every_arch "got '$got'"
 
 fake_smi 9.0
@@ -36,8 +37,10 @@ got=$(arch ARCH=compute_80)
 got=$(arch ARCH=sm_120)
 [ "$got" = "sm_120 compute_120" ] && pass build/blackwell_has_no_sm_90a || fail build/blackwell_has_no_sm_90a "got '$got'"
 
-fake_smi 7.0
-expect build/old_gpu_one_line 2 'this GPU is sm_70: CUDA 13.0 and gemmprof support sm_75 \(compute capability 7.5\) and newer' -- \
+# one older than the oldest of src/arch/archs.def (75 -> 7.0)
+min=$(arch_ccs | head -1)
+fake_smi "$((min / 10 - 1)).0"
+expect build/old_gpu_one_line 2 "this GPU is sm_$((min / 10 - 1))0: CUDA 13.0 and gemmprof support sm_$min \\(compute capability $((min / 10)).$((min % 10))\\) and newer" -- \
     env PATH="$TMP/gpu:$PATH" make -s -C "$root" arch
 expect build/bad_arch_one_line 2 "ARCH: 'gfx90a' is not sm_XY or compute_XY" -- make -s -C "$root" arch ARCH="sm_80 gfx90a"
 printf '#!/bin/sh\necho "Cuda compilation tools, release 12.4, V12.4.131"\n' >"$TMP/nvcc"

@@ -25,3 +25,22 @@ expect() {
     elif [ -n "$re" ] && ! grep -Eq -- "$re" "$TMP/err" "$TMP/out"; then fail "$name" "no /$re/ in: $(head -c 300 "$TMP/err")"
     else pass "$name"; fi
 }
+
+# The architectures, from their one list, src/arch/archs.def (its GP_ARCH
+# lines; ARCHS_DEF names another copy): arch_ccs prints every compute
+# capability, oldest first; arch_ccs a, those with an 'a' target too.
+arch_ccs() {
+    local def=${ARCHS_DEF:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/src/arch/archs.def}
+    if [ "${1:-}" = a ]; then sed -n 's/^GP_ARCH( *\([0-9]*\) *, *1 *,.*/\1/p' "$def"
+    else sed -n 's/^GP_ARCH( *\([0-9]*\) *,.*/\1/p' "$def"; fi
+}
+# What make builds with no GPU to ask: sm_CC of each, sm_CCa where it has
+# one, PTX of the newest ("sm_75 ... sm_90 sm_90a ... compute_120").
+arch_all_codes() {
+    local c out=
+    for c in $(arch_ccs); do
+        out+="sm_$c "
+        grep -qx "$c" <(arch_ccs a) && out+="sm_${c}a "
+    done
+    echo "${out}compute_$(arch_ccs | tail -1)"
+}

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "diff/diff.h"
-#include "dist/dist_options.h"
+#include "dist/dist.h"
 #include "plot/plot.h"
 #include "probe/probe.h"
 #include "report/report.h"

@@ -110,15 +110,20 @@ static void b200_tensor_clock_is_plausible(void **state)
     assert_true(mhz > 1600 && mhz < 1980);
 }
 
+/* The table is src/arch/archs.def: oldest first, the oldest being the one
+ * the build refuses anything older than, and every row complete. */
 static void every_supported_cc_is_in_the_table(void **state)
 {
     (void)state;
-    static const int supported[] = {75, 80, 86, 89, 90, 100, 120};
-    for (size_t i = 0; i < sizeof supported / sizeof supported[0]; i++) {
-        const gp_arch_info *a = gp_arch_lookup(supported[i]);
-        if (!a)
-            fail_msg("CC %d is not in the table", supported[i]);
-        assert_true(a->fp32_lanes > 0 && a->fp64_lanes > 0 && a->family[0]);
+    int n;
+    const gp_arch_info *t = gp_arch_table(&n);
+    assert_true(n > 0);
+    assert_int_equal(t[0].cc, GP_CC_MIN);
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && t[i].cc <= t[i - 1].cc)
+            fail_msg("archs.def: CC %d after %d (oldest first)", t[i].cc, t[i - 1].cc);
+        assert_ptr_equal(gp_arch_lookup(t[i].cc), &t[i]);
+        assert_true(t[i].fp32_lanes > 0 && t[i].fp64_lanes > 0 && t[i].family[0]);
     }
     /* unknown CC, missing SMs or clock: NA, not a guess */
     assert_null(gp_arch_lookup(70));

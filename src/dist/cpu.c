@@ -1,4 +1,4 @@
-/* dist_cpu.c - the CPU local backends (cpu_naive, cpu_blocked, cpu_blas), so that
+/* cpu.c - the CPU local backends (cpu_naive, cpu_blocked, cpu_blas), so that
  * `gemmprof dist` runs, and is tested, on machines without a GPU.  Buffers
  * are host memory: no transfers. */
 #include <dlfcn.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "dist.h"
-#include "dist_options.h"
 #include "registry/registry.h"
 
 const char *const gp_dist_cpu_names = "cpu_naive, cpu_blocked, cpu_blas";
@@ -218,7 +218,7 @@ BLOCKED(double)
 
 enum { ROW_MAJOR = 101, NO_TRANS = 111 };
 
-/* a and b: a panel slot or local A/B in place (dist.h); C is local C. */
+/* a and b: a panel slot or local A/B in place (backend.h); C is local C. */
 static int cpu_gemm(void *ctx, int slot, const void *a, int lda, const void *b,
                     int ldb, int kb, char *err, size_t errlen)
 {

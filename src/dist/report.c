@@ -1,4 +1,4 @@
-/* dist_report.c - a row per rank and the run's summary row: gathered on
+/* report.c - a row per rank and the run's summary row: gathered on
  * rank 0, written to the run file and printed as a short table. */
 #include <math.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "dist_run.h"
+#include "run.h"
 #include "gpu/gpu.h"
 #include "run/run.h"
 

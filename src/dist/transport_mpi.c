@@ -1,11 +1,11 @@
-/* dist_transport_mpi.c - panels in host memory broadcast with MPI_Ibcast,
+/* transport_mpi.c - panels in host memory broadcast with MPI_Ibcast,
  * and the choice of transport for --comm. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist.h"
+#include "backend.h"
 
 typedef struct {
     MPI_Comm comm[2];            /* indexed by gp_dist_dir           */

@@ -1,15 +1,15 @@
-/* dist_run.h - one `gemmprof dist` run inside the dist command: set-up
- * (dist_setup.c), the SUMMA multiply (dist_summa.c), repetitions and the
- * check (dist_run.c), rows and files (dist_report.c). */
+/* run.h - one `gemmprof dist` run inside the dist command: set-up
+ * (setup.c), the SUMMA multiply (summa.c), repetitions and the
+ * check (run.c), rows and files (report.c). */
 #ifndef GP_DIST_RUN_H
 #define GP_DIST_RUN_H
 
 #include <stdio.h>
 #include "data/data.h"
+#include "backend.h"
+#include "data.h"
+#include "layout.h"
 #include "dist.h"
-#include "dist_data.h"
-#include "dist_layout.h"
-#include "dist_options.h"
 
 /* One rank's times of one repetition, milliseconds. */
 typedef struct {
@@ -62,7 +62,7 @@ int gp_dist_agree(gp_dist_run *r, int failed, char *err, size_t errlen);
  * library, hosts, local backend.  Collective (gathers host names). */
 void gp_dist_meta(gp_dist_run *r, gp_meta *m);
 
-/* --panel auto (dist_panel.c): time the local gemm at each candidate
+/* --panel auto (panel.c): time the local gemm at each candidate
  * width, choose one, remake the schedule.  Collective, after the matrices
  * are filled; 0, or -1 on every rank. */
 #define GP_DIST_AUTO_MAXW 16

@@ -1,11 +1,11 @@
-/* dist_meta.c - the '#' metadata of a dist run file: the usual host facts
+/* meta.c - the '#' metadata of a dist run file: the usual host facts
  * plus what makes a distributed run what it is (grid, blocks, panel,
  * transport, MPI library, hosts, each rank's local backend). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_run.h"
+#include "run.h"
 #include "gpu/gpu.h"
 
 #define DESCRIBE_LEN 256

@@ -1,4 +1,4 @@
-/* dist_summa.c - one multiply, SUMMA with double-buffered panels: while
+/* summa.c - one multiply, SUMMA with double-buffered panels: while
  * panel p is multiplied, panel p+1 is already on its way.
  *
  *   post(0)
@@ -9,7 +9,7 @@
  * the same mloc (nloc), so a whole communicator skips an empty panel
  * together, and a communicator of one rank posts nothing.
  *
- * Posting also decides where each gemm reads its operands (dist.h): the
+ * Posting also decides where each gemm reads its operands (backend.h): the
  * owner's local A/B in place where the panel's K-blocks lie side by side
  * there, else the panel slot.  A pack (asynchronous on a GPU) happens only
  * for an A panel that must be broadcast, or a panel scattered locally;
@@ -18,13 +18,13 @@
  * comm (host ms): time in post and wait, i.e. what the host spends issuing
  * packs and broadcasts plus what it is blocked waiting for panels to land
  * (and packing, for a backend that packs synchronously).  A device
- * backend replaces it in dist_run.c by what the GPU saw: its gemms' wait
+ * backend replaces it in run.c by what the GPU saw: its gemms' wait
  * for their panels (with a device-ordered transport, the whole of it). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "util/util.h"
-#include "dist_run.h"
+#include "run.h"
 
 /* Where one gemm reads a panel operand. */
 typedef struct {
@@ -160,7 +160,7 @@ static void wait_for(gp_dist_run *r, int slot)
 }
 
 /* The gemm of panel pi; `sync`: and wait for it (a host transport moves
- * the next broadcast while it waits, see dist_gpu.h). */
+ * the next broadcast while it waits, see gpu.h). */
 static void multiply(gp_dist_run *r, long pi, int slot, const operands *ops,
                      int sync)
 {
@@ -181,7 +181,7 @@ static void sync_gemms(gp_dist_run *r)
         gp_dist_note(r, err);
 }
 
-/* With a device-ordered transport (dist.h) the GPU orders each gemm after
+/* With a device-ordered transport (backend.h) the GPU orders each gemm after
  * its broadcast, so the host never blocks on a panel.  It still waits for
  * gemm p-1 before it posts panel p+1 and issues gemm p: issued together
  * on every rank, each broadcast reaches the SMs ahead of the gemm it runs

@@ -1,4 +1,4 @@
-/* dist_panel.c - `--panel auto`: the panel width by measurement.
+/* panel.c - `--panel auto`: the panel width by measurement.
  *
  * A panel of width W costs each rank one local gemm C += A(mloc x W) *
  * B(W x nloc), which reads and writes all of local C: narrow panels run
@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dist_gpu.h"
-#include "dist_run.h"
+#include "gpu.h"
+#include "run.h"
 
 #define AUTO_REPS 3
 

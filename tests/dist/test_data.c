@@ -1,4 +1,4 @@
-/* test_dist_data.c - the generator of distributed matrices and each rank's
+/* test_data.c - the generator of distributed matrices and each rank's
  * check of its local C against the exact product.  No MPI needed: the
  * "ranks" here are geometries computed in one process. */
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist_data.h"
+#include "dist/data.h"
 #include "near.h"
 
 enum { SEED = 12345 };

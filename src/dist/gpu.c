@@ -1,4 +1,4 @@
-/* dist_gpu.c - the GPU local backend of `gemmprof dist`: each rank runs a
+/* gpu.c - the GPU local backend of `gemmprof dist`: each rank runs a
  * registered kernel (a rung or cuBLAS) on one GPU, picked by the rank's
  * number within its host, on panels kept in device memory.
  *
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_gpu.h"
+#include "gpu.h"
 #include "gpu/gpu.h"
 #include "registry/registry.h"
 

@@ -1,10 +1,10 @@
-/* dist_data.c - the deterministic generator and the check of local C
+/* data.c - the deterministic generator and the check of local C
  * against the exact product (FP64, from the generator). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_data.h"
+#include "data.h"
 
 static uint64_t splitmix64(uint64_t x)
 {

@@ -1,4 +1,4 @@
-/* dist_setup.c - everything before the first multiply.  Each step that can
+/* setup.c - everything before the first multiply.  Each step that can
  * fail on one rank ends with gp_dist_agree, so every rank leaves together
  * and nobody is left waiting in a broadcast. */
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "dist_run.h"
+#include "run.h"
 #include "run/run.h"
 
 int gp_dist_agree(gp_dist_run *r, int failed, char *err, size_t errlen)

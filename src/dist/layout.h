@@ -1,4 +1,4 @@
-/* dist_layout.h - ScaLAPACK block-cyclic index arithmetic and the SUMMA
+/* layout.h - ScaLAPACK block-cyclic index arithmetic and the SUMMA
  * panel schedule.  Pure C (no MPI): unit-tested everywhere.
  *
  * One dimension of n indices in blocks of nb, dealt to np processes: block

@@ -1,10 +1,10 @@
-/* dist_layout.c - block-cyclic arithmetic (ScaLAPACK numroc, indxg2p,
+/* layout.c - block-cyclic arithmetic (ScaLAPACK numroc, indxg2p,
  * indxg2l, indxl2g with source process 0) and the panel schedule. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_layout.h"
+#include "layout.h"
 
 long gp_bc_numroc(long n, long nb, int p, int np)
 {

@@ -1,13 +1,13 @@
-/* dist_cmd.c - `mpirun -np P gemmprof dist ...`: every rank parses and
+/* command.c - `mpirun -np P gemmprof dist ...`: every rank parses and
  * validates the same argv before any communication, so a bad option ends
  * every rank with exit 2 and one line from rank 0; then set-up, the timed
  * repetitions, the check and the rows. */
 #include <stdio.h>
 #include <string.h>
 
-#include "dist_options.h"
+#include "dist.h"
 #include "util/util.h"
-#include "dist_run.h"
+#include "run.h"
 
 /* Checks that need the backend table but no communication: which
  * transport --comm names for this local kernel. */

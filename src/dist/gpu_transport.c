@@ -1,10 +1,10 @@
-/* dist_gpu_transport.c - panels in device memory, broadcast by MPI: either
+/* gpu_transport.c - panels in device memory, broadcast by MPI: either
  * through pinned host buffers (`staged`: D2H on the root, MPI_Ibcast, H2D
  * on the others) or, where Open MPI is CUDA-aware, on the device pointers
  * themselves (`cuda-aware`).  And the choice for --comm.
  *
  * Per (direction, slot), a small state machine advanced by progress()
- * (called while the GPU multiplies the previous panel, see dist_gpu.h)
+ * (called while the GPU multiplies the previous panel, see gpu.h)
  * and finished by wait():
  *   root:   gated (staged: D2H queued after the pack; cuda-aware: the
  *           pack itself) -> gate done, Ibcast started -> sent
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_gpu.h"             /* mpi.h first: mpi-ext.h needs it */
+#include "gpu.h"             /* mpi.h first: mpi-ext.h needs it */
 #if defined(__has_include)
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>

@@ -1,11 +1,11 @@
-/* dist_run.c - warm-up and timed repetitions of the distributed multiply,
+/* run.c - warm-up and timed repetitions of the distributed multiply,
  * then each rank's check of its own C blocks. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "dist_gpu.h"
-#include "dist_run.h"
+#include "gpu.h"
+#include "run.h"
 
 
 /* Device backends: local A, B and (zero) C go up before the multiply and

@@ -1,4 +1,4 @@
-/* test_dist_options.c - `gemmprof dist` option parsing and validation: the
+/* test_options.c - `gemmprof dist` option parsing and validation: the
  * verdicts every rank reaches alone, before any communication. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "dist/dist_options.h"
+#include "dist/dist.h"
 #include "registry/registry.h"
 
 static gp_dist_options o;

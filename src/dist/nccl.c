@@ -1,4 +1,4 @@
-/* dist_nccl.c - panels broadcast with NCCL (`--comm nccl`): one NCCL
+/* nccl.c - panels broadcast with NCCL (`--comm nccl`): one NCCL
  * communicator per process row and per process column, ncclBroadcast on a
  * high-priority stream of its own, so the broadcast of panel p+1 runs
  * beside the gemm of panel p (and gets SMs as soon as the gemm frees any).
@@ -22,7 +22,7 @@
 #endif
 #endif
 
-#include "dist_gpu.h"
+#include "gpu.h"
 
 #ifndef GP_HAVE_NCCL_H
 
@@ -313,7 +313,7 @@ static int nccl_post(void *ctx, gp_dist_dir dir, int slot, void *buf, size_t cou
 }
 
 /* Device-ordered: the next gemm of the slot waits for the broadcast on
- * the GPU (dist_gpu.c), so the host goes on issuing the next panels and
+ * the GPU (gpu.c), so the host goes on issuing the next panels and
  * the time the gemm stream stands waiting is the exposed communication
  * (gp_gpu_panel_wait_ms).  An error NCCL already knows of is reported
  * here; one that happens later surfaces at the multiply's sync. */

@@ -1,8 +1,8 @@
-/* dist_gpu.h - the GPU backend's state, shared by the device-buffer
- * transports (dist_gpu_transport.c, dist_nccl.c): which device, the
+/* gpu.h - the GPU backend's state, shared by the device-buffer
+ * transports (gpu_transport.c, nccl.c): which device, the
  * streams, and the events that keep a panel slot from being overwritten
- * while a gemm still reads it.  Private to src/dist/dist_gpu*.c and
- * dist_nccl.c.
+ * while a gemm still reads it.  Private to src/dist/gpu*.c and
+ * nccl.c.
  *
  * Streams: `compute` runs the gemms and zeroing; `copy` runs uploads,
  * downloads and the packing of panels, so that the pack of panel p+1 runs
@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>
-#include "dist.h"
+#include "backend.h"
 
 /* Advance the transport's broadcasts without blocking.  0, or -1 + err. */
 typedef int (*gp_gpu_progress_fn)(void *tctx, char *err, size_t errlen);
@@ -95,7 +95,7 @@ int gp_gpu_stage_down(gp_gpu_rank *g, void *host, const void *dev, size_t bytes,
 int gp_gpu_stage_open(gp_gpu_rank *g, char *err, size_t errlen);
 void gp_gpu_stage_close(gp_gpu_rank *g);
 
-/* Counters of this repetition's local gemms (dist_gpu_counters.c).
+/* Counters of this repetition's local gemms (gpu_counters.c).
  * 0, or -1 + err (the row keeps NA). */
 int gp_gpu_counters(gp_gpu_rank *g, gp_row *r, char *err, size_t errlen);
 

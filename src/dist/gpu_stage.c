@@ -1,11 +1,11 @@
-/* dist_gpu_stage.c - host<->device copies of the local matrices through
+/* gpu_stage.c - host<->device copies of the local matrices through
  * two pinned buffers: the host copies one chunk while the DMA engine moves
  * the other, so a pageable host array still moves at (nearly) pinned speed
  * without pinning the caller's memory. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_gpu.h"
+#include "gpu.h"
 
 #define STAGE_CHUNK ((size_t)16 << 20)
 

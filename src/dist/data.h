@@ -1,4 +1,4 @@
-/* dist_data.h - the matrices of a distributed run and their check.  Pure C
+/* data.h - the matrices of a distributed run and their check.  Pure C
  * (no MPI): unit-tested everywhere.
  *
  * A(i,j) and B(i,j) are a pure function of (seed, matrix, i, j), so any rank
@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include "gemmprof.h"
-#include "dist_layout.h"
+#include "layout.h"
 
 enum { GP_DIST_MAT_A = 1, GP_DIST_MAT_B = 2 };
 

@@ -1,4 +1,4 @@
-/* dist_options.c - `gemmprof dist` options: every check here is local (argv,
+/* options.c - `gemmprof dist` options: every check here is local (argv,
  * the rank count, the kernel table), so all ranks reach the same verdict. */
 #include <getopt.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "dist_options.h"
+#include "dist.h"
 #include "registry/registry.h"
 
 #define DIM_MAX (1L << 20)

@@ -1,9 +1,9 @@
-/* dist_nompi.c - `gemmprof dist` in a build without MPI (make MPI=0, or no
+/* nompi.c - `gemmprof dist` in a build without MPI (make MPI=0, or no
  * mpicc on PATH): its options are parsed as in a build with MPI (one
  * process), so --help, --version and --dry-run answer the same; running
- * says how to get MPI.  A build with MPI compiles dist_cmd.c instead. */
+ * says how to get MPI.  A build with MPI compiles command.c instead. */
 #include <stdio.h>
-#include "dist_options.h"
+#include "dist.h"
 #include "util/util.h"
 
 #define NO_MPI "this gemmprof was built without MPI (apt-get install " \

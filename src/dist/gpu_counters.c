@@ -1,4 +1,4 @@
-/* dist_gpu_counters.c - hardware counters of a rank's local gemms, through
+/* gpu_counters.c - hardware counters of a rank's local gemms, through
  * the same profiler (profiler.h) the single-GPU runs use.  Counters come
  * from replayed launches, never from the timed ones: each distinct panel
  * width of the last repetition is profiled once, on a scratch C (the real
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_gpu.h"
+#include "gpu.h"
 #include "cupti/profiler.h"
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* test_dist_layout.c - block-cyclic index arithmetic (numroc, owners,
+/* test_layout.c - block-cyclic index arithmetic (numroc, owners,
  * global<->local maps) and the SUMMA panel schedule of `gemmprof dist`,
  * checked against brute force.  No MPI needed. */
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist_layout.h"
+#include "dist/layout.h"
 
 /* Shapes that exercise partial last blocks, more processes than blocks and
  * blocks larger than the dimension. */
