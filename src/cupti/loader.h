@@ -97,10 +97,10 @@ typedef struct {
 #undef GP_FNPTR
 
 /* Open libcupti once per process (later calls return the same table).
- * NULL with a one-line reason and fix in `why`. */
-const gp_cupti_api *gp_cupti_load(char *why, size_t whylen);
-/* Open libcuda.so.1 once per process.  NULL with a reason in `why`. */
-const gp_cudrv_api *gp_cudrv_load(char *why, size_t whylen);
+ * NULL with a one-line reason and fix in `err`. */
+const gp_cupti_api *gp_cupti_load(char *err, size_t errlen);
+/* Open libcuda.so.1 once per process.  NULL with a reason in `err`. */
+const gp_cudrv_api *gp_cudrv_load(char *err, size_t errlen);
 
 /* Declare a CUPTI parameter struct zeroed, with its structSize set
  * (`T v = { T_STRUCT_SIZE }` trips -Wmissing-field-initializers). */
