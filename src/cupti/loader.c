@@ -129,7 +129,7 @@ const gp_cudrv_api *gp_cudrv_load(char *err, size_t errlen)
 }
 
 void gp_cupti_error(const gp_cupti_api *api, const char *call, CUptiResult r,
-                    char *buf, size_t n)
+                    char *err, size_t errlen)
 {
     char why[400];
     const char *name = NULL;
@@ -138,7 +138,7 @@ void gp_cupti_error(const gp_cupti_api *api, const char *call, CUptiResult r,
      * is still better than a number. */
     if (!strncmp(why, "CUPTI error ", 12) && api &&
         api->cuptiGetResultString(r, &name) == CUPTI_SUCCESS && name)
-        snprintf(buf, n, "%s: %s (%d)", call, name, (int)r);
+        snprintf(err, errlen, "%s: %s (%d)", call, name, (int)r);
     else
-        snprintf(buf, n, "%s: %s", call, why);
+        snprintf(err, errlen, "%s: %s", call, why);
 }

@@ -109,8 +109,8 @@ const gp_cudrv_api *gp_cudrv_load(char *err, size_t errlen);
     memset(&v, 0, sizeof v);  \
     v.structSize = T##_STRUCT_SIZE
 
-/* "call: reason and fix" for a failed CUPTI call, in buf. */
+/* "call: reason and fix" for a failed CUPTI call, in err. */
 void gp_cupti_error(const gp_cupti_api *api, const char *call, CUptiResult r,
-                    char *buf, size_t n);
+                    char *err, size_t errlen);
 
 #endif
