@@ -135,11 +135,11 @@ int gp_build_check_device(const gp_build *b, int cc, char *err, size_t errlen);
 
 /* Can a kernel that needs `f` run on a device of compute capability `cc`
  * with build `b`?  1, or 0 with `status` set to the row status
- * "skipped: needs sm_90a (wgmma)" and `why` to the longer reason ("this
+ * "skipped: needs sm_90a (wgmma)" and `err` to the longer reason ("this
  * GPU is sm_80", "this build's code for this GPU is compute_80 (JIT):
  * rebuild with ARCH including sm_90").  Either buffer may be NULL. */
 int gp_arch_can_run(gp_feature f, int cc, const gp_build *b,
-                    char *status, size_t sn, char *why, size_t wn);
+                    char *status, size_t sn, char *err, size_t errlen);
 
 /* Does build `b` contain the real code (not the empty body) of a kernel
  * needing `f` for code object `c`?  The Makefile's and the kernels'

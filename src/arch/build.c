@@ -182,7 +182,7 @@ static int has_specific(const gp_build *b, gp_feature f, int cc)
 }
 
 int gp_arch_can_run(gp_feature f, int cc, const gp_build *b,
-                    char *status, size_t sn, char *why, size_t wn)
+                    char *status, size_t sn, char *err, size_t errlen)
 {
     if ((unsigned)f >= GP_FEAT_COUNT)
         f = GP_FEAT_NONE;
@@ -202,15 +202,15 @@ int gp_arch_can_run(gp_feature f, int cc, const gp_build *b,
     if (status)
         snprintf(status, sn, "skipped: needs %s (%s)", target,
                  f == GP_FEAT_NONE ? "a build for this GPU" : features[f].name);
-    if (!why)
+    if (!err)
         return 0;
     if (code.cc == 0)
-        snprintf(why, wn, "this build has no code for compute capability %d.%d",
+        snprintf(err, errlen, "this build has no code for compute capability %d.%d",
                  cc / 10, cc % 10);
     else if (features[f].specific ? cc != need : cc < need)
-        snprintf(why, wn, "this GPU is sm_%d", cc);
+        snprintf(err, errlen, "this GPU is sm_%d", cc);
     else
-        snprintf(why, wn, "this build runs %s on this GPU%s: rebuild with "
+        snprintf(err, errlen, "this build runs %s on this GPU%s: rebuild with "
                  "ARCH including sm_%d", have, code.ptx ? " (JIT)" : "", need);
     return 0;
 }

@@ -10,7 +10,7 @@
 #include "util/util.h"
 
 CUpti_Profiler_Host_Object *gp_host_open(const gp_cupti_api *api, const char *chip,
-                                         const uint8_t *avail, char *err, size_t n)
+                                         const uint8_t *avail, char *err, size_t errlen)
 {
     GP_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params, p);
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
@@ -20,7 +20,7 @@ CUpti_Profiler_Host_Object *gp_host_open(const gp_cupti_api *api, const char *ch
     if (r != CUPTI_SUCCESS) {
         char why[400];
         gp_cupti_error(api, "cuptiProfilerHostInitialize", r, why, sizeof why);
-        snprintf(err, n, "chip %s: %s", chip, why);
+        snprintf(err, errlen, "chip %s: %s", chip, why);
         return NULL;
     }
     return p.pHostObject;
@@ -53,7 +53,7 @@ static int is_metric(const gp_cupti_api *api, CUpti_Profiler_Host_Object *host,
 /* "unknown metric(s) for WHERE: a, b (see --list-metrics)" naming the
  * entries of `list` with bad[i] set; -1 if there is any, else 0. */
 static int name_bad(const gp_metric_list *list, const unsigned char *bad,
-                    const char *where, char *err, size_t n)
+                    const char *where, char *err, size_t errlen)
 {
     gp_buf names = {0};
     int nbad = 0;
@@ -61,7 +61,7 @@ static int name_bad(const gp_metric_list *list, const unsigned char *bad,
         if (bad[i])
             gp_buf_printf(&names, "%s%s", nbad++ ? ", " : "", list->names[i]);
     if (nbad)
-        snprintf(err, n, "unknown metric%s for %s: %s (see --list-metrics)",
+        snprintf(err, errlen, "unknown metric%s for %s: %s (see --list-metrics)",
                  nbad > 1 ? "s" : "", where, names.s ? names.s : "(out of memory)");
     gp_buf_free(&names);
     return nbad ? -1 : 0;
@@ -69,17 +69,17 @@ static int name_bad(const gp_metric_list *list, const unsigned char *bad,
 
 int gp_host_check_names(const gp_cupti_api *api, CUpti_Profiler_Host_Object *host,
                         const gp_metric_list *list, const char *chip,
-                        char *err, size_t n)
+                        char *err, size_t errlen)
 {
     unsigned char bad[GP_MAX_METRICS];
     for (int i = 0; i < list->count; i++)
         bad[i] = !is_metric(api, host, list->names[i]);
-    return name_bad(list, bad, chip, err, n);
+    return name_bad(list, bad, chip, err, errlen);
 }
 
 int gp_host_config(const gp_cupti_api *api, CUpti_Profiler_Host_Object *host,
                    const gp_metric_list *list, uint8_t **image, size_t *size,
-                   int *passes, char *err, size_t n)
+                   int *passes, char *err, size_t errlen)
 {
     const char *names[GP_MAX_METRICS];
     CUptiResult r;
@@ -91,18 +91,18 @@ int gp_host_config(const gp_cupti_api *api, CUpti_Profiler_Host_Object *host,
     add.ppMetricNames = names;
     add.numMetrics = (size_t)list->count;
     if ((r = api->cuptiProfilerHostConfigAddMetrics(&add)) != CUPTI_SUCCESS) {
-        gp_cupti_error(api, "cuptiProfilerHostConfigAddMetrics", r, err, n);
+        gp_cupti_error(api, "cuptiProfilerHostConfigAddMetrics", r, err, errlen);
         return -1;
     }
     GP_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params, sz);
     sz.pHostObject = host;
     if ((r = api->cuptiProfilerHostGetConfigImageSize(&sz)) != CUPTI_SUCCESS) {
-        gp_cupti_error(api, "cuptiProfilerHostGetConfigImageSize", r, err, n);
+        gp_cupti_error(api, "cuptiProfilerHostGetConfigImageSize", r, err, errlen);
         return -1;
     }
     /* GetNumOfPasses crashes on an empty image (seen offline on 13.0). */
     if (sz.configImageSize == 0 || !(*image = malloc(sz.configImageSize))) {
-        snprintf(err, n, "CUPTI config image: %s", sz.configImageSize ?
+        snprintf(err, errlen, "CUPTI config image: %s", sz.configImageSize ?
                  "out of memory" : "empty (no metric could be scheduled)");
         return -1;
     }
@@ -112,14 +112,14 @@ int gp_host_config(const gp_cupti_api *api, CUpti_Profiler_Host_Object *host,
     img.configImageSize = *size;
     img.pConfigImage = *image;
     if ((r = api->cuptiProfilerHostGetConfigImage(&img)) != CUPTI_SUCCESS) {
-        gp_cupti_error(api, "cuptiProfilerHostGetConfigImage", r, err, n);
+        gp_cupti_error(api, "cuptiProfilerHostGetConfigImage", r, err, errlen);
         goto fail;
     }
     GP_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params, np);
     np.configImageSize = *size;
     np.pConfigImage = *image;
     if ((r = api->cuptiProfilerHostGetNumOfPasses(&np)) != CUPTI_SUCCESS) {
-        gp_cupti_error(api, "cuptiProfilerHostGetNumOfPasses", r, err, n);
+        gp_cupti_error(api, "cuptiProfilerHostGetNumOfPasses", r, err, errlen);
         goto fail;
     }
     *passes = (int)np.numOfPasses;
@@ -147,10 +147,10 @@ int gp_profiler_chips(const char *const **names, char *err, size_t errlen)
 
 /* 0 if CUPTI knows `chip`; else -1 and "unknown chip 'X' (CUPTI knows:
  * GV100 TU102 ...)". */
-static int known_chip(const char *chip, char *err, size_t n)
+static int known_chip(const char *chip, char *err, size_t errlen)
 {
     const char *const *names;
-    int count = gp_profiler_chips(&names, err, n);
+    int count = gp_profiler_chips(&names, err, errlen);
     if (count < 0)
         return -1;
     gp_buf all = {0};
@@ -161,7 +161,7 @@ static int known_chip(const char *chip, char *err, size_t n)
         }
         gp_buf_printf(&all, "%s%s", i ? " " : "", names[i]);
     }
-    snprintf(err, n, "unknown chip '%s' (CUPTI knows: %s)", chip, all.s ? all.s : "none");
+    snprintf(err, errlen, "unknown chip '%s' (CUPTI knows: %s)", chip, all.s ? all.s : "none");
     gp_buf_free(&all);
     return -1;
 }
@@ -170,11 +170,11 @@ static int known_chip(const char *chip, char *err, size_t n)
  * shared start of the public functions below.  0, -1, or
  * GP_PROFILER_NO_CUPTI. */
 int gp_host_open_offline(const char *chip, const gp_cupti_api **api,
-                         CUpti_Profiler_Host_Object **host, char *err, size_t n)
+                         CUpti_Profiler_Host_Object **host, char *err, size_t errlen)
 {
-    if (!(*api = gp_cupti_load(err, n)))
+    if (!(*api = gp_cupti_load(err, errlen)))
         return GP_PROFILER_NO_CUPTI;
-    if (known_chip(chip, err, n) != 0 || !(*host = gp_host_open(*api, chip, NULL, err, n)))
+    if (known_chip(chip, err, errlen) != 0 || !(*host = gp_host_open(*api, chip, NULL, err, errlen)))
         return -1;
     return 0;
 }

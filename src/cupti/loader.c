@@ -65,16 +65,16 @@ static void *open_cupti(char *path, size_t pathlen)
 }
 
 static int resolve(void *h, const char *name, void **slot, const char *lib,
-                   char *why, size_t whylen)
+                   char *err, size_t errlen)
 {
     *slot = dlsym(h, name);
     if (*slot)
         return 0;
-    snprintf(why, whylen, "%s has no %s (older than CUDA 13?)", lib, name);
+    snprintf(err, errlen, "%s has no %s (older than CUDA 13?)", lib, name);
     return -1;
 }
 
-const gp_cupti_api *gp_cupti_load(char *why, size_t whylen)
+const gp_cupti_api *gp_cupti_load(char *err, size_t errlen)
 {
     if (cupti_state == 0) {
         void *h = open_cupti(cupti.path, sizeof cupti.path);
@@ -98,13 +98,13 @@ const gp_cupti_api *gp_cupti_load(char *why, size_t whylen)
         }
     }
     if (cupti_state < 0) {
-        snprintf(why, whylen, "%s", cupti_why);
+        snprintf(err, errlen, "%s", cupti_why);
         return NULL;
     }
     return &cupti;
 }
 
-const gp_cudrv_api *gp_cudrv_load(char *why, size_t whylen)
+const gp_cudrv_api *gp_cudrv_load(char *err, size_t errlen)
 {
     if (cudrv_state == 0) {
         void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -122,14 +122,14 @@ const gp_cudrv_api *gp_cudrv_load(char *why, size_t whylen)
         }
     }
     if (cudrv_state < 0) {
-        snprintf(why, whylen, "%s", cudrv_why);
+        snprintf(err, errlen, "%s", cudrv_why);
         return NULL;
     }
     return &cudrv;
 }
 
 void gp_cupti_error(const gp_cupti_api *api, const char *call, CUptiResult r,
-                    char *buf, size_t n)
+                    char *err, size_t errlen)
 {
     char why[400];
     const char *name = NULL;
@@ -138,7 +138,7 @@ void gp_cupti_error(const gp_cupti_api *api, const char *call, CUptiResult r,
      * is still better than a number. */
     if (!strncmp(why, "CUPTI error ", 12) && api &&
         api->cuptiGetResultString(r, &name) == CUPTI_SUCCESS && name)
-        snprintf(buf, n, "%s: %s (%d)", call, name, (int)r);
+        snprintf(err, errlen, "%s: %s (%d)", call, name, (int)r);
     else
-        snprintf(buf, n, "%s: %s", call, why);
+        snprintf(err, errlen, "%s: %s", call, why);
 }

@@ -97,10 +97,10 @@ typedef struct {
 #undef GP_FNPTR
 
 /* Open libcupti once per process (later calls return the same table).
- * NULL with a one-line reason and fix in `why`. */
-const gp_cupti_api *gp_cupti_load(char *why, size_t whylen);
-/* Open libcuda.so.1 once per process.  NULL with a reason in `why`. */
-const gp_cudrv_api *gp_cudrv_load(char *why, size_t whylen);
+ * NULL with a one-line reason and fix in `err`. */
+const gp_cupti_api *gp_cupti_load(char *err, size_t errlen);
+/* Open libcuda.so.1 once per process.  NULL with a reason in `err`. */
+const gp_cudrv_api *gp_cudrv_load(char *err, size_t errlen);
 
 /* Declare a CUPTI parameter struct zeroed, with its structSize set
  * (`T v = { T_STRUCT_SIZE }` trips -Wmissing-field-initializers). */
@@ -109,8 +109,8 @@ const gp_cudrv_api *gp_cudrv_load(char *why, size_t whylen);
     memset(&v, 0, sizeof v);  \
     v.structSize = T##_STRUCT_SIZE
 
-/* "call: reason and fix" for a failed CUPTI call, in buf. */
+/* "call: reason and fix" for a failed CUPTI call, in err. */
 void gp_cupti_error(const gp_cupti_api *api, const char *call, CUptiResult r,
-                    char *buf, size_t n);
+                    char *err, size_t errlen);
 
 #endif

@@ -28,17 +28,17 @@ struct gp_profiler {
 
 /* The runtime's primary context on the current device: the one the
  * kernels run in, so the one to profile. */
-static int current_context(CUcontext *ctx, CUdevice *dev, char *why, size_t n)
+static int current_context(CUcontext *ctx, CUdevice *dev, char *err, size_t errlen)
 {
-    const gp_cudrv_api *drv = gp_cudrv_load(why, n);
+    const gp_cudrv_api *drv = gp_cudrv_load(err, errlen);
     cudaError_t e = cudaFree(0);
     if (e != cudaSuccess) {
-        snprintf(why, n, "cudaFree(0): %s", cudaGetErrorString(e));
+        snprintf(err, errlen, "cudaFree(0): %s", cudaGetErrorString(e));
         return -1;
     }
     if (drv->cuCtxGetCurrent(ctx) != CUDA_SUCCESS || !*ctx ||
         drv->cuCtxGetDevice(dev) != CUDA_SUCCESS) {
-        snprintf(why, n, "no current CUDA context after cudaFree(0)");
+        snprintf(err, errlen, "no current CUDA context after cudaFree(0)");
         return -1;
     }
     return 0;
@@ -46,38 +46,38 @@ static int current_context(CUcontext *ctx, CUdevice *dev, char *why, size_t n)
 
 static void prime(gp_profiler *p);
 
-static int setup(gp_profiler *p, const gp_metric_list *list, char *why, size_t n)
+static int setup(gp_profiler *p, const gp_metric_list *list, char *err, size_t errlen)
 {
     CUcontext ctx;
     CUdevice dev;
     /* A missing libcupti is the reason given first, GPU or not. */
-    if (!gp_cupti_load(why, n) || gp_session_preflight(why, n) || current_context(&ctx, &dev, why, n) ||
-        gp_session_open(&p->s, list, ctx, dev, why, n))
+    if (!gp_cupti_load(err, errlen) || gp_session_preflight(err, errlen) || current_context(&ctx, &dev, err, errlen) ||
+        gp_session_open(&p->s, list, ctx, dev, err, errlen))
         return -1;
     /* Enabled and configured now, so a refusal there is reported by begin. */
-    if (gp_session_enable(&p->s, CUPTI_UserReplay, GP_MAX_RANGES, why, n) ||
-        gp_session_arm(&p->s, why, n))
+    if (gp_session_enable(&p->s, CUPTI_UserReplay, GP_MAX_RANGES, err, errlen) ||
+        gp_session_arm(&p->s, err, errlen))
         return -1;
     prime(p);
-    return gp_session_arm(&p->s, why, n);
+    return gp_session_arm(&p->s, err, errlen);
 }
 
-int gp_profiler_device_chip(int device, char *chip, size_t n, char *why,
-                            size_t whylen)
+int gp_profiler_device_chip(int device, char *chip, size_t n, char *err,
+                            size_t errlen)
 {
     gp_session s;
     memset(&s, 0, sizeof s);
-    if (!(s.api = gp_cupti_load(why, whylen)) || gp_session_preflight(why, whylen))
+    if (!(s.api = gp_cupti_load(err, errlen)) || gp_session_preflight(err, errlen))
         return -1;
     /* The documented order (docs/cupti.md section 1): initialise, then ask. */
     GP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params, init);
     if (gp_session_check(&s, s.api->cuptiProfilerInitialize(&init),
-                         "cuptiProfilerInitialize", why, whylen))
+                         "cuptiProfilerInitialize", err, errlen))
         return -1;
     GP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params, c);
     c.deviceIndex = (size_t)device;
     int rc = gp_session_check(&s, s.api->cuptiDeviceGetChipName(&c),
-                              "cuptiDeviceGetChipName", why, whylen);
+                              "cuptiDeviceGetChipName", err, errlen);
     if (rc == 0)
         snprintf(chip, n, "%s", c.pChipName ? c.pChipName : "?");
     GP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params, d);
@@ -85,13 +85,13 @@ int gp_profiler_device_chip(int device, char *chip, size_t n, char *why,
     return rc;
 }
 
-gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t whylen)
+gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *err, size_t errlen)
 {
     double t0 = gp_seconds();
-    gp_profiler *p = gp_session_new(list, sizeof *p, why, whylen);
+    gp_profiler *p = gp_session_new(list, sizeof *p, err, errlen);
     if (!p)
         return NULL;
-    if (setup(p, list, why, whylen)) {
+    if (setup(p, list, err, errlen)) {
         gp_profiler_end(p);
         return NULL;
     }
@@ -104,15 +104,15 @@ gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why, size_t why
  * launch, Stop, and the launch finished.  1 when CUPTI has every pass,
  * 0 when it wants another, -1 with err. */
 static int run_pass(gp_profiler *p, int pass, const gp_kernel *k, const gemm_args *args,
-                    gp_prepare_fn prepare, void *prepare_ctx, char *err, size_t n)
+                    gp_prepare_fn prepare, void *prepare_ctx, char *err, size_t errlen)
 {
     int e = prepare ? prepare(prepare_ctx) : 0;
     if (e) {
-        snprintf(err, n, "preparing the buffers for counter pass %d of %d: %s",
+        snprintf(err, errlen, "preparing the buffers for counter pass %d of %d: %s",
                  pass + 1, p->s.passes, cudaGetErrorString((cudaError_t)e));
         return -1;
     }
-    if (gp_session_start(&p->s, err, n))
+    if (gp_session_start(&p->s, err, errlen))
         return -1;
     int launch = k->launch(args, 0, NULL);
     int all = 0;
@@ -121,12 +121,12 @@ static int run_pass(gp_profiler *p, int pass, const gp_kernel *k, const gemm_arg
     if (launch == 0)
         launch = (int)cudaDeviceSynchronize();
     if (launch != 0) {
-        snprintf(err, n, "profiled launch of %s (pass %d of %d): %s", k->name,
+        snprintf(err, errlen, "profiled launch of %s (pass %d of %d): %s", k->name,
                  pass + 1, p->s.passes, cudaGetErrorString((cudaError_t)launch));
         return -1;
     }
     if (stopped) {
-        snprintf(err, n, "%s", stop_err);
+        snprintf(err, errlen, "%s", stop_err);
         return -1;
     }
     return all ? 1 : 0;
@@ -134,14 +134,14 @@ static int run_pass(gp_profiler *p, int pass, const gp_kernel *k, const gemm_arg
 
 /* Every pass of the config, each its own launch. */
 static int run_passes(gp_profiler *p, const gp_kernel *k, const gemm_args *args,
-                      gp_prepare_fn prepare, void *prepare_ctx, char *err, size_t n)
+                      gp_prepare_fn prepare, void *prepare_ctx, char *err, size_t errlen)
 {
     for (int pass = 0;; pass++) {
-        int done = run_pass(p, pass, k, args, prepare, prepare_ctx, err, n);
+        int done = run_pass(p, pass, k, args, prepare, prepare_ctx, err, errlen);
         if (done != 0)
             return done < 0 ? -1 : pass + 1;
         if (pass >= p->s.passes) {          /* one spare, as before */
-            snprintf(err, n, "CUPTI asked for more than the %d passes it announced",
+            snprintf(err, errlen, "CUPTI asked for more than the %d passes it announced",
                      p->s.passes);
             return -1;
         }

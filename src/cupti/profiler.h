@@ -66,10 +66,10 @@ int gp_profiler_fit(gp_metric_list *list, const char *chip, char *dropped,
 int gp_profiler_chips(const char *const **names, char *err, size_t errlen);
 
 /* The chip of CUDA device `device` as CUPTI names it (cuptiDeviceGetChipName:
- * "GH100", "AD102", "GB202").  0, or -1 with the reason in `why` (no driver
+ * "GH100", "AD102", "GB202").  0, or -1 with the reason in `err` (no driver
  * or device, CUPTI missing, ...). */
-int gp_profiler_device_chip(int device, char *chip, size_t n, char *why,
-                            size_t whylen);
+int gp_profiler_device_chip(int device, char *chip, size_t n, char *err,
+                            size_t errlen);
 
 /* Passes the list needs on `chip`, computed offline (no counter
  * availability image, so a device may need a few more: the session's
@@ -96,12 +96,12 @@ enum {
 const char *gp_profiler_explain(int cupti_result, char *buf, size_t n);
 
 /* Start a profiling session on the current device.  Returns NULL when
- * counters are unavailable, with a one-line reason and fix in `why`
+ * counters are unavailable, with a one-line reason and fix in `err`
  * (e.g. "cuptiRangeProfilerEnable: GPU performance counters are restricted
  * to admin users (ERR_NVGPUCTRPERM): run as root ...").  The caller then
  * warns once and carries on with NA counters. */
-gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *why,
-                               size_t whylen);
+gp_profiler *gp_profiler_begin(const gp_metric_list *list, char *err,
+                               size_t errlen);
 
 /* Called before each pass's launch, the first included: put the launch's
  * buffers in the state the counters should see (C reset, L2 scrubbed),
@@ -148,10 +148,10 @@ typedef struct gp_replay gp_replay;
 
 /* Enable one range profiler object on `cu_context` (a CUcontext) for
  * `list`.  No launch of gemmprof's own: the first profiled launch pays the
- * first Start's cost.  NULL with a one-line reason and fix in `why`
+ * first Start's cost.  NULL with a one-line reason and fix in `err`
  * (counters refused, unsupported device, ...). */
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
-                           char *why, size_t whylen);
+                           char *err, size_t errlen);
 /* Around exactly one kernel launch.  start: 0, or -1 with err (a refusal
  * sticks: every later start fails with the same reason).  stop: evaluates
  * the launch's range into metric[] (indexed GP_M_*, for the metrics that

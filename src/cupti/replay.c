@@ -18,26 +18,26 @@ struct gp_replay {
 };
 
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
-                           char *why, size_t n)
+                           char *err, size_t errlen)
 {
     CUdevice dev;
     const gp_cudrv_api *drv;
-    gp_replay *r = gp_session_new(list, sizeof *r, why, n);
+    gp_replay *r = gp_session_new(list, sizeof *r, err, errlen);
     if (!r)
         return NULL;
-    if (!gp_cupti_load(why, n) || gp_session_preflight(why, n) ||
-        !(drv = gp_cudrv_load(why, n)))
+    if (!gp_cupti_load(err, errlen) || gp_session_preflight(err, errlen) ||
+        !(drv = gp_cudrv_load(err, errlen)))
         goto fail;
     if (drv->cuCtxGetDevice(&dev) != CUDA_SUCCESS) {
-        snprintf(why, n, "cuCtxGetDevice: no current CUDA context");
+        snprintf(err, errlen, "cuCtxGetDevice: no current CUDA context");
         goto fail;
     }
     /* One range: the one launch between Start and Stop.  Resetting the
      * image and setting the config again before each launch costs 0.03 ms
      * a launch (profiling_cost on the H100), so nothing is kept. */
-    if (gp_session_open(&r->s, list, (CUcontext)cu_context, dev, why, n) ||
-        gp_session_enable(&r->s, CUPTI_KernelReplay, 1, why, n) ||
-        gp_session_arm(&r->s, why, n))
+    if (gp_session_open(&r->s, list, (CUcontext)cu_context, dev, err, errlen) ||
+        gp_session_enable(&r->s, CUPTI_KernelReplay, 1, err, errlen) ||
+        gp_session_arm(&r->s, err, errlen))
         goto fail;
     /* No prime launch here (unlike profiler.c): it loads a module,
      * allocates and creates a stream from inside the application's launch
@@ -50,28 +50,28 @@ fail:
     return NULL;
 }
 
-int gp_replay_start(gp_replay *r, char *err, size_t n)
+int gp_replay_start(gp_replay *r, char *err, size_t errlen)
 {
     if (r->s.refused[0]) {
-        snprintf(err, n, "%s", r->s.refused);
+        snprintf(err, errlen, "%s", r->s.refused);
         return -1;
     }
     double t0 = 1e3 * gp_seconds();
-    if (!r->s.armed && gp_session_arm(&r->s, err, n))
+    if (!r->s.armed && gp_session_arm(&r->s, err, errlen))
         return -1;
     double t1 = 1e3 * gp_seconds();
-    int rc = gp_session_start(&r->s, err, n);
+    int rc = gp_session_start(&r->s, err, errlen);
     r->cost.arm_ms += t1 - t0;
     r->cost.start_ms += 1e3 * gp_seconds() - t1;
     return rc;
 }
 
 int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
-                   char *err, size_t n)
+                   char *err, size_t errlen)
 {
     int all = 0;
     double t0 = 1e3 * gp_seconds();
-    int rc = gp_session_stop(&r->s, &all, err, n);
+    int rc = gp_session_stop(&r->s, &all, err, errlen);
     double t1 = 1e3 * gp_seconds();
     r->cost.stop_ms += t1 - t0;
     r->cost.launches++;
@@ -80,11 +80,11 @@ int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
     /* Kernel replay submits every pass inside the launch (docs/cupti.md:
      * isAllPassSubmitted is 1 after the first Stop). */
     if (!all) {
-        snprintf(err, n, "CUPTI did not replay every pass of %s (%d passes)",
+        snprintf(err, errlen, "CUPTI did not replay every pass of %s (%d passes)",
                  kernel, r->s.passes);
         return -1;
     }
-    rc = gp_session_evaluate(&r->s, kernel, err, n);
+    rc = gp_session_evaluate(&r->s, kernel, err, errlen);
     r->cost.evaluate_ms += 1e3 * gp_seconds() - t1;
     if (rc)
         return -1;

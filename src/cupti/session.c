@@ -23,21 +23,21 @@ static void map_metrics(gp_session *s)
     }
 }
 
-void *gp_session_new(const gp_metric_list *list, size_t size, char *why, size_t n)
+void *gp_session_new(const gp_metric_list *list, size_t size, char *err, size_t errlen)
 {
     if (!list || list->count == 0) {
-        snprintf(why, n, "no metrics selected");
+        snprintf(err, errlen, "no metrics selected");
         return NULL;
     }
     void *p = calloc(1, size);
     if (!p)
-        snprintf(why, n, "out of memory");
+        snprintf(err, errlen, "out of memory");
     return p;
 }
 
-int gp_session_preflight(char *why, size_t n)
+int gp_session_preflight(char *err, size_t errlen)
 {
-    const gp_cudrv_api *drv = gp_cudrv_load(why, n);
+    const gp_cudrv_api *drv = gp_cudrv_load(err, errlen);
     int count = 0;
     if (!drv)
         return -1;
@@ -45,13 +45,13 @@ int gp_session_preflight(char *why, size_t n)
     if (r == CUDA_SUCCESS)
         r = drv->cuDeviceGetCount(&count);
     if (r == CUDA_ERROR_NO_DEVICE || (r == CUDA_SUCCESS && count == 0)) {
-        gp_profiler_explain(GP_PROF_NO_DEVICE, why, n);
+        gp_profiler_explain(GP_PROF_NO_DEVICE, err, errlen);
         return -1;
     }
     if (r != CUDA_SUCCESS) {
         const char *name = NULL;
         drv->cuGetErrorName(r, &name);
-        snprintf(why, n, "cuInit: %s (%d): the CUDA driver cannot be used",
+        snprintf(err, errlen, "cuInit: %s (%d): the CUDA driver cannot be used",
                  name ? name : "unknown error", (int)r);
         return -1;
     }
@@ -59,11 +59,11 @@ int gp_session_preflight(char *why, size_t n)
 }
 
 int gp_session_check(const gp_session *s, CUptiResult r, const char *call,
-                     char *why, size_t n)
+                     char *err, size_t errlen)
 {
     if (r == CUPTI_SUCCESS)
         return 0;
-    gp_cupti_error(s->api, call, r, why, n);
+    gp_cupti_error(s->api, call, r, err, errlen);
     return -1;
 }
 
@@ -76,13 +76,13 @@ static void add_reason(char *buf, size_t n, size_t *len, int level, const char *
                              " (supported but disabled)" : "");
 }
 
-static int device_supported(gp_session *s, CUdevice dev, char *why, size_t n)
+static int device_supported(gp_session *s, CUdevice dev, char *err, size_t errlen)
 {
     GP_CUPTI_PARAMS(CUpti_Profiler_DeviceSupported_Params, d);
     d.cuDevice = dev;
     d.api = CUPTI_PROFILER_RANGE_PROFILING;
     if (gp_session_check(s, s->api->cuptiProfilerDeviceSupported(&d),
-                         "cuptiProfilerDeviceSupported", why, n))
+                         "cuptiProfilerDeviceSupported", err, errlen))
         return -1;
     if (d.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
         return 0;
@@ -97,63 +97,63 @@ static int device_supported(gp_session *s, CUdevice dev, char *why, size_t n)
                "confidential computing is on");
     add_reason(reasons, sizeof reasons, &len, d.cmp, "CMP (crypto mining) GPU");
     add_reason(reasons, sizeof reasons, &len, d.wsl, "WSL");
-    snprintf(why, n, "counters are not supported on this device: %s", len ? reasons :
+    snprintf(err, errlen, "counters are not supported on this device: %s", len ? reasons :
              "CUPTI gives no reason (a MIG instance? run on a whole GPU)");
     return -1;
 }
 
-static int chip_and_availability(gp_session *s, CUdevice dev, char *why, size_t n)
+static int chip_and_availability(gp_session *s, CUdevice dev, char *err, size_t errlen)
 {
     const gp_cupti_api *api = s->api;
     GP_CUPTI_PARAMS(CUpti_Device_GetChipName_Params, c);
     c.deviceIndex = (size_t)dev;
     if (gp_session_check(s, api->cuptiDeviceGetChipName(&c), "cuptiDeviceGetChipName",
-                         why, n))
+                         err, errlen))
         return -1;
     snprintf(s->chip, sizeof s->chip, "%s", c.pChipName ? c.pChipName : "?");
 
     GP_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params, a);
     a.ctx = s->ctx;
     if (gp_session_check(s, api->cuptiProfilerGetCounterAvailability(&a),
-                         "cuptiProfilerGetCounterAvailability", why, n))
+                         "cuptiProfilerGetCounterAvailability", err, errlen))
         return -1;
     if (!(s->avail = malloc(a.counterAvailabilityImageSize ?
                             a.counterAvailabilityImageSize : 1))) {
-        snprintf(why, n, "out of memory");
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
     a.pCounterAvailabilityImage = s->avail;
     return gp_session_check(s, api->cuptiProfilerGetCounterAvailability(&a),
-                            "cuptiProfilerGetCounterAvailability", why, n);
+                            "cuptiProfilerGetCounterAvailability", err, errlen);
 }
 
 int gp_session_open(gp_session *s, const gp_metric_list *list, CUcontext ctx,
-                    CUdevice dev, char *why, size_t n)
+                    CUdevice dev, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->list = *list;
     s->ctx = ctx;
     gp_host_name_ptrs(&s->list, s->names);
     map_metrics(s);
-    if (!(s->api = gp_cupti_load(why, n)))
+    if (!(s->api = gp_cupti_load(err, errlen)))
         return -1;
     GP_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params, init);
     if (gp_session_check(s, s->api->cuptiProfilerInitialize(&init),
-                         "cuptiProfilerInitialize", why, n))
+                         "cuptiProfilerInitialize", err, errlen))
         return -1;
     s->cupti_initialized = 1;
-    if (device_supported(s, dev, why, n) || chip_and_availability(s, dev, why, n))
+    if (device_supported(s, dev, err, errlen) || chip_and_availability(s, dev, err, errlen))
         return -1;
-    if (!(s->host = gp_host_open(s->api, s->chip, s->avail, why, n)) ||
-        gp_host_check_names(s->api, s->host, &s->list, s->chip, why, n) ||
+    if (!(s->host = gp_host_open(s->api, s->chip, s->avail, err, errlen)) ||
+        gp_host_check_names(s->api, s->host, &s->list, s->chip, err, errlen) ||
         gp_host_config(s->api, s->host, &s->list, &s->config, &s->config_size,
-                       &s->passes, why, n))
+                       &s->passes, err, errlen))
         return -1;
     return 0;
 }
 
 int gp_session_enable(gp_session *s, CUpti_ProfilerReplayMode replay,
-                      size_t max_ranges, char *why, size_t n)
+                      size_t max_ranges, char *err, size_t errlen)
 {
     const gp_cupti_api *api = s->api;
     s->replay = replay;
@@ -161,7 +161,7 @@ int gp_session_enable(gp_session *s, CUpti_ProfilerReplayMode replay,
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params, e);
     e.ctx = s->ctx;
     if (gp_session_check(s, api->cuptiRangeProfilerEnable(&e),
-                         "cuptiRangeProfilerEnable", why, n))
+                         "cuptiRangeProfilerEnable", err, errlen))
         return -1;
     s->rp = e.pRangeProfilerObject;
 
@@ -172,23 +172,23 @@ int gp_session_enable(gp_session *s, CUpti_ProfilerReplayMode replay,
     sz.maxNumOfRanges = max_ranges;
     sz.maxNumRangeTreeNodes = max_ranges;
     if (gp_session_check(s, api->cuptiRangeProfilerGetCounterDataSize(&sz),
-                         "cuptiRangeProfilerGetCounterDataSize", why, n))
+                         "cuptiRangeProfilerGetCounterDataSize", err, errlen))
         return -1;
     s->data_size = sz.counterDataSize;
     if (!(s->data = calloc(1, s->data_size ? s->data_size : 1))) {
-        snprintf(why, n, "out of memory");
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
     return 0;
 }
 
-static int total_ranges(gp_session *s, size_t *ranges, char *why, size_t n)
+static int total_ranges(gp_session *s, size_t *ranges, char *err, size_t errlen)
 {
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params, info);
     info.pCounterDataImage = s->data;
     info.counterDataImageSize = s->data_size;
     if (gp_session_check(s, s->api->cuptiRangeProfilerGetCounterDataInfo(&info),
-                         "cuptiRangeProfilerGetCounterDataInfo", why, n))
+                         "cuptiRangeProfilerGetCounterDataInfo", err, errlen))
         return -1;
     *ranges = info.numTotalRanges;
     return 0;
@@ -197,7 +197,7 @@ static int total_ranges(gp_session *s, size_t *ranges, char *why, size_t n)
 /* Same config and mode every time: an enabled object keeps its first
  * config's pass schedule (docs/cupti.md, gotchas), which is then the
  * right one. */
-int gp_session_arm(gp_session *s, char *why, size_t n)
+int gp_session_arm(gp_session *s, char *err, size_t errlen)
 {
     const gp_cupti_api *api = s->api;
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params, init);
@@ -205,7 +205,7 @@ int gp_session_arm(gp_session *s, char *why, size_t n)
     init.counterDataSize = s->data_size;
     init.pCounterData = s->data;
     if (gp_session_check(s, api->cuptiRangeProfilerCounterDataImageInitialize(&init),
-                         "cuptiRangeProfilerCounterDataImageInitialize", why, n))
+                         "cuptiRangeProfilerCounterDataImageInitialize", err, errlen))
         return -1;
 
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params, c);
@@ -222,19 +222,19 @@ int gp_session_arm(gp_session *s, char *why, size_t n)
     c.passIndex = 0;
     c.targetNestingLevel = 1;
     if (gp_session_check(s, api->cuptiRangeProfilerSetConfig(&c),
-                         "cuptiRangeProfilerSetConfig", why, n))
+                         "cuptiRangeProfilerSetConfig", err, errlen))
         return -1;
 
     /* Ranges the image already holds: 0 if the re-initialisation reset it
      * (as documented); counted anyway so a CUPTI that keeps appending
      * still yields this launch's values, not a sum over launches. */
-    if (total_ranges(s, &s->first_range, why, n))
+    if (total_ranges(s, &s->first_range, err, errlen))
         return -1;
     s->armed = 1;
     return 0;
 }
 
-int gp_session_start(gp_session *s, char *err, size_t n)
+int gp_session_start(gp_session *s, char *err, size_t errlen)
 {
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, start);
     start.pRangeProfilerObject = s->rp;
@@ -243,20 +243,20 @@ int gp_session_start(gp_session *s, char *err, size_t n)
         /* Privileges are often refused here, not at Enable: remember it
          * so later launches fail at once with the same reason. */
         gp_cupti_error(s->api, "cuptiRangeProfilerStart", r, s->refused, sizeof s->refused);
-        snprintf(err, n, "%s", s->refused);
+        snprintf(err, errlen, "%s", s->refused);
         return -1;
     }
     s->armed = 0;
     return 0;
 }
 
-int gp_session_stop(gp_session *s, int *all_submitted, char *err, size_t n)
+int gp_session_stop(gp_session *s, int *all_submitted, char *err, size_t errlen)
 {
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params, stop);
     stop.pRangeProfilerObject = s->rp;
     *all_submitted = 0;
     if (gp_session_check(s, s->api->cuptiRangeProfilerStop(&stop),
-                         "cuptiRangeProfilerStop", err, n))
+                         "cuptiRangeProfilerStop", err, errlen))
         return -1;
     *all_submitted = stop.isAllPassSubmitted != 0;
     return 0;
@@ -282,7 +282,7 @@ static void combine(gp_session *s, double vals[][GP_MAX_METRICS], size_t nranges
     }
 }
 
-int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t n)
+int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t errlen)
 {
     const gp_cupti_api *api = s->api;
     for (int i = 0; i < s->list.count; i++)
@@ -290,30 +290,30 @@ int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t n)
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params, dec);
     dec.pRangeProfilerObject = s->rp;
     if (gp_session_check(s, api->cuptiRangeProfilerDecodeData(&dec),
-                         "cuptiRangeProfilerDecodeData", err, n))
+                         "cuptiRangeProfilerDecodeData", err, errlen))
         return -1;
     size_t total;
-    if (total_ranges(s, &total, err, n))
+    if (total_ranges(s, &total, err, errlen))
         return -1;
     /* CUPTI drops ranges beyond the image silently (numOfRangeDropped can
      * stay 0), so a full image is treated as an overflow. */
     if (dec.numOfRangeDropped > 0 || (s->max_ranges > 1 && total >= s->max_ranges)) {
         if (s->first_range)
-            snprintf(err, n, "CUPTI's counter data image is full (%zu ranges kept "
+            snprintf(err, errlen, "CUPTI's counter data image is full (%zu ranges kept "
                      "from earlier launches)", s->first_range);
         else
-            snprintf(err, n, "%s launched %zu or more kernels: gemmprof profiles "
+            snprintf(err, errlen, "%s launched %zu or more kernels: gemmprof profiles "
                      "fewer per launch", what, s->max_ranges);
         return -1;
     }
     if (total <= s->first_range) {
-        snprintf(err, n, "CUPTI recorded no kernel for the profiled launch of %s", what);
+        snprintf(err, errlen, "CUPTI recorded no kernel for the profiled launch of %s", what);
         return -1;
     }
     size_t nranges = total - s->first_range;
     double (*vals)[GP_MAX_METRICS] = calloc(nranges, sizeof *vals);
     if (!vals) {
-        snprintf(err, n, "out of memory");
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
     int rc = 0;
@@ -327,7 +327,7 @@ int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t n)
         ev.numMetrics = (size_t)s->list.count;
         ev.pMetricValues = vals[r];
         rc = gp_session_check(s, api->cuptiProfilerHostEvaluateToGpuValues(&ev),
-                              "cuptiProfilerHostEvaluateToGpuValues", err, n);
+                              "cuptiProfilerHostEvaluateToGpuValues", err, errlen);
     }
     if (rc == 0)
         combine(s, vals, nranges);

@@ -39,42 +39,42 @@ typedef struct {
 } gp_session;
 
 /* The start of both begins: a zeroed object of `size` bytes (it embeds a
- * gp_session) for a non-empty `list`; NULL with why. */
-void *gp_session_new(const gp_metric_list *list, size_t size, char *why, size_t n);
+ * gp_session) for a non-empty `list`; NULL with err. */
+void *gp_session_new(const gp_metric_list *list, size_t size, char *err, size_t errlen);
 
 /* cuInit and a visible device, before CUPTI may be touched (CUPTI
- * segfaults without them, docs/cupti.md section 4).  0, or -1 with why. */
-int gp_session_preflight(char *why, size_t n);
+ * segfaults without them, docs/cupti.md section 4).  0, or -1 with err. */
+int gp_session_preflight(char *err, size_t errlen);
 
 /* Everything up to a config image for `list` on the device of `ctx`:
  * CUPTI loaded and initialised, the device supported, chip and counter
  * availability, names checked, config built and its passes counted.
  * 0, or -1 with a one-line reason and fix. */
 int gp_session_open(gp_session *s, const gp_metric_list *list, CUcontext ctx,
-                    CUdevice dev, char *why, size_t n);
+                    CUdevice dev, char *err, size_t errlen);
 
 /* Enable the one range profiler object of the session (auto range,
  * `replay` mode, up to `max_ranges` kernels per Start/Stop) and size its
- * counter data image.  0, or -1 with why (a refusal shows here or at the
+ * counter data image.  0, or -1 with err (a refusal shows here or at the
  * first Start). */
 int gp_session_enable(gp_session *s, CUpti_ProfilerReplayMode replay,
-                      size_t max_ranges, char *why, size_t n);
+                      size_t max_ranges, char *err, size_t errlen);
 
 /* Reset the counter data image and set the config with pass index 0, so
  * the next Start is pass 0 and its launch range 0 of a fresh image. */
-int gp_session_arm(gp_session *s, char *why, size_t n);
+int gp_session_arm(gp_session *s, char *err, size_t errlen);
 
 /* cuptiRangeProfilerStart / Stop.  Start remembers a refusal in
  * s->refused (privileges are often refused there, not at Enable).  Stop
  * sets *all_submitted.  0, or -1 with err. */
-int gp_session_start(gp_session *s, char *err, size_t n);
-int gp_session_stop(gp_session *s, int *all_submitted, char *err, size_t n);
+int gp_session_start(gp_session *s, char *err, size_t errlen);
+int gp_session_stop(gp_session *s, int *all_submitted, char *err, size_t errlen);
 
 /* Decode the ranges recorded since arming and fill s->values, one per list
  * entry: counts (".sum") add up over the kernels, the rest are averaged
  * weighted by gpu__time_duration.sum.  `what` names the launch in errors.
  * 0, or -1 with err. */
-int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t n);
+int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t errlen);
 
 /* Copy the values that are run-file columns into row metrics (GP_M_*). */
 void gp_session_fill_row(const gp_session *s, double *metric);
@@ -83,6 +83,6 @@ void gp_session_close(gp_session *s);
 
 /* "call: reason" for a failed CUPTI call; 0 if r is success, else -1. */
 int gp_session_check(const gp_session *s, CUptiResult r, const char *call,
-                     char *why, size_t n);
+                     char *err, size_t errlen);
 
 #endif

@@ -215,13 +215,13 @@ static char *trim(char *s)
     return s;
 }
 
-/* Store text `s` into column c of r.  -1 with "column X: ..." in msg. */
-static int set_field(gp_row *r, const gp_column *c, char *s, char *msg, size_t msglen)
+/* Store text `s` into column c of r.  -1 with "column X: ..." in err. */
+static int set_field(gp_row *r, const gp_column *c, char *s, char *err, size_t errlen)
 {
     void *p = (char *)r + c->offset;
     if (c->type == GP_COL_STR) {
         if (strlen(s) >= c->size) {
-            snprintf(msg, msglen, "column %s: value longer than %zu characters",
+            snprintf(err, errlen, "column %s: value longer than %zu characters",
                      c->name, c->size - 1);
             return -1;
         }
@@ -235,7 +235,7 @@ static int set_field(gp_row *r, const gp_column *c, char *s, char *msg, size_t m
     double v;
     const gp_range *range = c->type == GP_COL_INT ? &gp_range_nonneg : gp_column_range(c);
     if (gp_value_parse(s, range, &v, why, sizeof why) < 0) {
-        snprintf(msg, msglen, "column %s: %s", c->name, why);
+        snprintf(err, errlen, "column %s: %s", c->name, why);
         return -1;
     }
     if (c->type == GP_COL_DBL) {
@@ -243,7 +243,7 @@ static int set_field(gp_row *r, const gp_column *c, char *s, char *msg, size_t m
         return 0;
     }
     if (v != floor(v) || v > 9e15) {
-        snprintf(msg, msglen, "column %s: '%s' is not an integer", c->name, s);
+        snprintf(err, errlen, "column %s: '%s' is not an integer", c->name, s);
         return -1;
     }
     if (c->type == GP_COL_LONG)
@@ -251,7 +251,7 @@ static int set_field(gp_row *r, const gp_column *c, char *s, char *msg, size_t m
     else if (v == 0 || v == 1)
         *(int *)p = (int)v;
     else {
-        snprintf(msg, msglen, "column %s: '%s' is not 0, 1 or NA", c->name, s);
+        snprintf(err, errlen, "column %s: '%s' is not 0, 1 or NA", c->name, s);
         return -1;
     }
     return 0;

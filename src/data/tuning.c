@@ -210,17 +210,17 @@ static int split(char *line, char **f, int *col, int max)
 }
 
 /* A size bound: an integer 1..GP_TUNING_MAX_SIZE. */
-static int parse_size(const char *s, const char *name, long *out, char *msg, size_t len)
+static int parse_size(const char *s, const char *name, long *out, char *err, size_t errlen)
 {
     static const gp_range r = { 1, GP_TUNING_MAX_SIZE, 0, "a size from 1 to 1048576" };
     char why[160];
     double v;
     if (gp_value_parse(s, &r, &v, why, sizeof why) != 0) {
-        snprintf(msg, len, "%s: %s", name, why);
+        snprintf(err, errlen, "%s: %s", name, why);
         return -1;
     }
     if (v != floor(v)) {
-        snprintf(msg, len, "%s: '%s' is not an integer", name, s);
+        snprintf(err, errlen, "%s: '%s' is not an integer", name, s);
         return -1;
     }
     *out = (long)v;
@@ -228,20 +228,20 @@ static int parse_size(const char *s, const char *name, long *out, char *msg, siz
 }
 
 /* One entry; -1 with the column and message of what is wrong. */
-static int parse_entry(char *line, gp_tuning_entry *e, int *col, char *msg, size_t len)
+static int parse_entry(char *line, gp_tuning_entry *e, int *col, char *err, size_t errlen)
 {
     char *f[6], why[160];
     int c[6], nf = split(line, f, c, 6);
     *col = 1;
     if (nf != 6) {
-        snprintf(msg, len, "%d fields, want %s", nf, TUNING_HEADER);
+        snprintf(err, errlen, "%d fields, want %s", nf, TUNING_HEADER);
         return -1;
     }
     const size_t max[] = { sizeof e->family, sizeof e->precision, 0, 0, sizeof e->config };
     for (int i = 0; i < 5; i++)
         if (max[i] && (!*f[i] || strlen(f[i]) >= max[i])) {
             *col = c[i];
-            snprintf(msg, len, "field %d: empty or longer than %zu characters", i + 1,
+            snprintf(err, errlen, "field %d: empty or longer than %zu characters", i + 1,
                      max[i] - 1);
             return -1;
         }
@@ -249,18 +249,18 @@ static int parse_entry(char *line, gp_tuning_entry *e, int *col, char *msg, size
     snprintf(e->precision, sizeof e->precision, "%s", f[1]);
     snprintf(e->config, sizeof e->config, "%s", f[4]);
     e->gflops = NAN;                     /* NA: the range is still usable */
-    if ((*col = c[2], parse_size(f[2], "min_size", &e->min_size, msg, len)) != 0 ||
-        (*col = c[3], parse_size(f[3], "max_size", &e->max_size, msg, len)) != 0)
+    if ((*col = c[2], parse_size(f[2], "min_size", &e->min_size, err, errlen)) != 0 ||
+        (*col = c[3], parse_size(f[3], "max_size", &e->max_size, err, errlen)) != 0)
         return -1;
     *col = c[5];
     if (!gp_value_is_na(f[5]) &&
         gp_value_parse(f[5], &gp_range_nonneg, &e->gflops, why, sizeof why) != 0) {
-        snprintf(msg, len, "gflops: %s", why);
+        snprintf(err, errlen, "gflops: %s", why);
         return -1;
     }
     *col = c[2];
     if (e->min_size > e->max_size) {
-        snprintf(msg, len, "min_size %ld > max_size %ld", e->min_size, e->max_size);
+        snprintf(err, errlen, "min_size %ld > max_size %ld", e->min_size, e->max_size);
         return -1;
     }
     return 0;
@@ -268,13 +268,13 @@ static int parse_entry(char *line, gp_tuning_entry *e, int *col, char *msg, size
 
 /* The range of entry n overlaps an earlier one of its family: two configs
  * for one size. */
-static int overlaps(const gp_tuning *t, int n, const int *lines, char *msg, size_t len)
+static int overlaps(const gp_tuning *t, int n, const int *lines, char *err, size_t errlen)
 {
     const gp_tuning_entry *e = &t->e[n];
     for (int i = 0; i < n; i++)
         if (!strcmp(t->e[i].family, e->family) && t->e[i].min_size <= e->max_size &&
             e->min_size <= t->e[i].max_size) {
-            snprintf(msg, len, "sizes %ld..%ld of %s overlap line %d's %ld..%ld",
+            snprintf(err, errlen, "sizes %ld..%ld of %s overlap line %d's %ld..%ld",
                      e->min_size, e->max_size, e->family, lines[i], t->e[i].min_size,
                      t->e[i].max_size);
             return 1;

@@ -30,29 +30,29 @@ static int spells_inf(const char *s)
 }
 
 int gp_value_parse(const char *s, const gp_range *r, double *out,
-                   char *msg, size_t msglen)
+                   char *err, size_t errlen)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end != '\0') {
-        snprintf(msg, msglen, "'%.40s' is not a number", s);
+        snprintf(err, errlen, "'%.40s' is not a number", s);
         return -1;
     }
     if (isnan(v)) {
-        snprintf(msg, msglen, "'%.40s' is not a number (a missing value is NA)", s);
+        snprintf(err, errlen, "'%.40s' is not a number (a missing value is NA)", s);
         return -1;
     }
     if (isinf(v) && !spells_inf(s)) {     /* ERANGE: beyond a double */
-        snprintf(msg, msglen, "'%.40s' is out of range (larger than any double)", s);
+        snprintf(err, errlen, "'%.40s' is out of range (larger than any double)", s);
         return -1;
     }
     if (isinf(v) && !(r->inf_ok && v > 0)) {
-        snprintf(msg, msglen, "'%.40s' is infinite, not %s", s, r->what);
+        snprintf(err, errlen, "'%.40s' is infinite, not %s", s, r->what);
         return -1;
     }
     if (!isinf(v) && (v < r->lo || v > r->hi)) {
-        snprintf(msg, msglen, "'%.40s' is out of range: not %s", s, r->what);
+        snprintf(err, errlen, "'%.40s' is out of range: not %s", s, r->what);
         return -1;
     }
     *out = v;

@@ -24,9 +24,9 @@ extern const gp_range gp_range_error;      /* >= 0, or inf                */
 int gp_value_is_na(const char *s);
 
 /* Parse s (already trimmed, not NA) as a number within r.  0, or -1 with
- * "'TEXT' is ..." in msg: not a number, NaN (a missing value is NA), too
+ * "'TEXT' is ..." in err: not a number, NaN (a missing value is NA), too
  * large for a double, infinite, out of r. */
 int gp_value_parse(const char *s, const gp_range *r, double *out,
-                   char *msg, size_t msglen);
+                   char *err, size_t errlen);
 
 #endif

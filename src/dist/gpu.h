@@ -105,7 +105,7 @@ extern const gp_dist_transport gp_dist_transport_cuda_aware;
 extern const gp_dist_transport gp_dist_transport_nccl;
 /* 1 if this Open MPI moves device buffers itself (build and run time). */
 int gp_dist_mpi_cuda_aware(void);
-/* 1 if libnccl.so.2 could be loaded; else 0 with the reason in why. */
-int gp_dist_nccl_available(char *why, size_t whylen);
+/* 1 if libnccl.so.2 could be loaded; else 0 with the reason in err. */
+int gp_dist_nccl_available(char *err, size_t errlen);
 
 #endif

@@ -26,9 +26,9 @@
 
 #ifndef GP_HAVE_NCCL_H
 
-int gp_dist_nccl_available(char *why, size_t whylen)
+int gp_dist_nccl_available(char *err, size_t errlen)
 {
-    snprintf(why, whylen, "this gemmprof was built without nccl.h (rebuild "
+    snprintf(err, errlen, "this gemmprof was built without nccl.h (rebuild "
              "with NCCL's include folder on the include path, e.g. CPATH=DIR)");
     return 0;
 }
@@ -119,11 +119,11 @@ static const nccl_api *nccl_load(void)
     return &nccl;
 }
 
-int gp_dist_nccl_available(char *why, size_t whylen)
+int gp_dist_nccl_available(char *err, size_t errlen)
 {
     if (nccl_load())
         return 1;
-    snprintf(why, whylen, "%s", nccl_why);
+    snprintf(err, errlen, "%s", nccl_why);
     return 0;
 }
 

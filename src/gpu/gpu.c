@@ -63,33 +63,33 @@ static int driver_installed(void)
     return h != NULL;
 }
 
-int gp_gpu_open(int ordinal, gp_gpu *g, char *why, size_t whylen)
+int gp_gpu_open(int ordinal, gp_gpu *g, char *err, size_t errlen)
 {
     memset(g, 0, sizeof *g);
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e == cudaErrorInsufficientDriver && !driver_installed()) {
-        snprintf(why, whylen, "%s", GP_NO_DRIVER);
+        snprintf(err, errlen, "%s", GP_NO_DRIVER);
         return -1;
     }
     if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || n == 0) {
-        snprintf(why, whylen, "no CUDA device (%s)",
+        snprintf(err, errlen, "no CUDA device (%s)",
                  e == cudaSuccess ? "none visible" : cudaGetErrorString(e));
         return -1;
     }
     if (e != cudaSuccess) {
-        snprintf(why, whylen, "no CUDA device (%s)", cudaGetErrorString(e));
+        snprintf(err, errlen, "no CUDA device (%s)", cudaGetErrorString(e));
         return -1;
     }
     if (ordinal < 0 || ordinal >= n) {
-        snprintf(why, whylen, "device %d does not exist (%d visible)", ordinal, n);
+        snprintf(err, errlen, "device %d does not exist (%d visible)", ordinal, n);
         return -1;
     }
     struct cudaDeviceProp p;
     if ((e = cudaSetDevice(ordinal)) != cudaSuccess ||
         (e = cudaGetDeviceProperties(&p, ordinal)) != cudaSuccess ||
         (e = cudaFree(0)) != cudaSuccess) {
-        snprintf(why, whylen, "cannot use device %d: %s", ordinal,
+        snprintf(err, errlen, "cannot use device %d: %s", ordinal,
                  cudaGetErrorString(e));
         return -1;
     }

@@ -17,9 +17,9 @@ typedef struct {
     int driver_version, runtime_version, cublas_version;
 } gp_gpu;
 
-/* 0 and `g` filled, or -1 with a one-line reason in `why`
+/* 0 and `g` filled, or -1 with a one-line reason in `err`
  * ("no CUDA device", "CUDA driver missing or too old", ...). */
-int gp_gpu_open(int ordinal, gp_gpu *g, char *why, size_t whylen);
+int gp_gpu_open(int ordinal, gp_gpu *g, char *err, size_t errlen);
 /* Number of visible devices; 0 when there is no driver or no device. */
 int gp_gpu_count(void);
 /* Free device memory in bytes now (0 on error). */

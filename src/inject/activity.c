@@ -108,14 +108,14 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     free(buffer);
 }
 
-int gp_inject_activity_start(char *why, size_t n)
+int gp_inject_activity_start(char *err, size_t errlen)
 {
     const gp_cupti_api *api = gp_inj.api;
     CUptiResult r = api->cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
     if (r == CUPTI_SUCCESS)
         r = api->cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     if (r != CUPTI_SUCCESS) {
-        gp_cupti_error(api, "cuptiActivityEnable(CONCURRENT_KERNEL)", r, why, n);
+        gp_cupti_error(api, "cuptiActivityEnable(CONCURRENT_KERNEL)", r, err, errlen);
         return -1;
     }
     return 0;

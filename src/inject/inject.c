@@ -395,7 +395,7 @@ static const char *env(const char *name)
 }
 
 /* What gemmprof asked for, from the environment it gave CMD. */
-static int read_settings(char *why, size_t n)
+static int read_settings(char *err, size_t errlen)
 {
     const char *dir = getenv(GP_TRACE_ENV_DIR);
     snprintf(gp_inj.dir, sizeof gp_inj.dir, "%s", dir);
@@ -405,11 +405,11 @@ static int read_settings(char *why, size_t n)
     gp_inj.pid = (long)getpid();
     gp_trace_rank(env, gp_inj.rank, sizeof gp_inj.rank, &gp_inj.ranks);
     const char *metrics = getenv(GP_TRACE_ENV_METRICS);
-    if (gp_metric_list_parse(metrics ? metrics : "default", &gp_inj.metrics, why, n) != 0)
+    if (gp_metric_list_parse(metrics ? metrics : "default", &gp_inj.metrics, err, errlen) != 0)
         return -1;
     return gp_trace_filter_init(&gp_inj.filter, getenv(GP_TRACE_ENV_REGEX),
                                 getenv(GP_TRACE_ENV_SKIP), getenv(GP_TRACE_ENV_COUNT),
-                                why, n);
+                                err, errlen);
 }
 
 /* Without callbacks nothing can be traced: a part file that says why, so
@@ -429,21 +429,21 @@ static void cannot_trace(const char *why)
 }
 
 /* Without its fork handler the library stays idle (guard.c). */
-static int guard(char *why, size_t n)
+static int guard(char *err, size_t errlen)
 {
     if (gp_inject_guard_init() == 0)
         return 0;
-    snprintf(why, n, "pthread_atfork failed: no fork handler");
+    snprintf(err, errlen, "pthread_atfork failed: no fork handler");
     return -1;
 }
 
-static int subscribe(char *why, size_t n)
+static int subscribe(char *err, size_t errlen)
 {
     const gp_cupti_api *api = gp_inj.api;
     CUpti_SubscriberHandle sub;
     CUptiResult r = api->cuptiSubscribe(&sub, on_callback, NULL);
     if (r != CUPTI_SUCCESS) {
-        gp_cupti_error(api, "cuptiSubscribe", r, why, n);
+        gp_cupti_error(api, "cuptiSubscribe", r, err, errlen);
         return -1;
     }
     r = api->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE,
@@ -454,7 +454,7 @@ static int subscribe(char *why, size_t n)
     for (size_t i = 0; r == CUPTI_SUCCESS && i < sizeof launch_cbids / sizeof *launch_cbids; i++)
         r = api->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
     if (r != CUPTI_SUCCESS) {
-        gp_cupti_error(api, "cuptiEnableCallback", r, why, n);
+        gp_cupti_error(api, "cuptiEnableCallback", r, err, errlen);
         api->cuptiUnsubscribe(sub);
         return -1;
     }

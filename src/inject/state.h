@@ -51,7 +51,7 @@ void gp_inject_out_of_memory(const char *what);
 
 /* ---- activity.c ---- */
 /* Kernel records of the launches in the set go to "<part>.times". */
-int gp_inject_activity_start(char *why, size_t n);
+int gp_inject_activity_start(char *err, size_t errlen);
 void gp_inject_activity_want(uint32_t correlation_id);
 void gp_inject_activity_flush(int forced);
 

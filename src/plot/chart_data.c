@@ -8,12 +8,12 @@
 
 FILE *gp_chart_data_open(const gp_chart_opts *o, const char *name, const char *where,
                          const char *columns, char *path, size_t plen,
-                         char *msg, size_t msglen)
+                         char *err, size_t errlen)
 {
     const char *dir = o->datadir ? o->datadir : o->workdir;
     char word[256];
     gp_file_word(name, word, sizeof word);   /* a family is named by the data */
-    FILE *f = gp_open_in(dir, word, path, plen, msg, msglen);
+    FILE *f = gp_open_in(dir, word, path, plen, err, errlen);
     if (f)
         fprintf(f, "# chart: %s\n# %s\n# columns: %s\n", word, where, columns);
     return f;

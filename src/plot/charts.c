@@ -17,14 +17,14 @@ const gp_chart_def gp_charts[GP_NCHARTS] = {
 };
 
 int gp_chart_render(gp_chart c, const gp_dataset *d, const gp_chart_opts *o,
-                    gp_strlist *written, char *msg, size_t msglen)
+                    gp_strlist *written, char *err, size_t errlen)
 {
-    msg[0] = '\0';
+    err[0] = '\0';
     if ((unsigned)c >= GP_NCHARTS) {
-        gp_fmt(msg, msglen, "unknown chart %d", (int)c);
+        gp_fmt(err, errlen, "unknown chart %d", (int)c);
         return -1;
     }
-    return gp_charts[c].draw(d, o, written, msg, msglen);
+    return gp_charts[c].draw(d, o, written, err, errlen);
 }
 
 /* "roofline: skipped, ..." -> "roofline (fp64): skipped, ..." */
@@ -38,12 +38,12 @@ static void with_family(const char *m, const gp_family *f, char *out, size_t len
 }
 
 int gp_chart_each_family(const gp_dataset *d, const gp_chart_opts *o, gp_family_chart one,
-                         gp_strlist *written, char *msg, size_t msglen)
+                         gp_strlist *written, char *err, size_t errlen)
 {
     gp_families own = { 0 };
     const gp_families *fs = o->families;
     if (!fs && gp_families_of(d, &own) < 0) {
-        gp_fmt(msg, msglen, "out of memory");
+        gp_fmt(err, errlen, "out of memory");
         return -1;
     }
     fs = fs ? fs : &own;
@@ -55,17 +55,17 @@ int gp_chart_each_family(const gp_dataset *d, const gp_chart_opts *o, gp_family_
         rc = one(d, o, &fs->f[i], written, m, sizeof m);
         with_family(m, &fs->f[i], line, sizeof line);
         if (rc < 0)
-            gp_fmt(msg, msglen, "%s", line);
+            gp_fmt(err, errlen, "%s", line);
         else if (rc == 1)
             gp_strlist_add(&skipped, line);
         if (rc == 1 && !first[0])
             gp_fmt(first, sizeof first, "%s", m);
-        else if (rc >= 0 && m[0] && o->notes)   /* an error is said once, by msg */
+        else if (rc >= 0 && m[0] && o->notes)   /* an error is said once, by err */
             gp_strlist_add(o->notes, line);
         drawn += rc == 0;
     }
     if (rc >= 0 && !drawn)
-        gp_fmt(msg, msglen, "%s", first[0] ? first : "nothing to draw");
+        gp_fmt(err, errlen, "%s", first[0] ? first : "nothing to draw");
     for (int i = 0; rc >= 0 && drawn && o->notes && i < skipped.n; i++)
         gp_strlist_add(o->notes, skipped.v[i]);
     gp_strlist_free(&skipped);

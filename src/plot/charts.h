@@ -1,7 +1,7 @@
 /* charts.h - every chart's drawing function, for the table in charts.c
  * (private to plot/).  Each draws from the dataset with the options:
- * 0 drawn (file names appended to `written`), 1 skipped (msg says why, e.g.
- * "roofline: skipped, no counters"), -1 failed (one line in msg).
+ * 0 drawn (file names appended to `written`), 1 skipped (err says why, e.g.
+ * "roofline: skipped, no counters"), -1 failed (one line in err).
  *   roofline      roofline.c   one per family: one size, each kernel under
  *                              the family's roofs (roofs.c)
  *   gflops_vs_n, speedup       sweep.c   one per family, over a size sweep
@@ -17,18 +17,18 @@
 #include "plot.h"
 
 int gp_chart_roofline(const gp_dataset *d, const gp_chart_opts *o,
-                      gp_strlist *written, char *msg, size_t msglen);
+                      gp_strlist *written, char *err, size_t errlen);
 int gp_chart_gflops(const gp_dataset *d, const gp_chart_opts *o,
-                    gp_strlist *written, char *msg, size_t msglen);
+                    gp_strlist *written, char *err, size_t errlen);
 int gp_chart_speedup(const gp_dataset *d, const gp_chart_opts *o,
-                     gp_strlist *written, char *msg, size_t msglen);
+                     gp_strlist *written, char *err, size_t errlen);
 int gp_chart_crossover(const gp_dataset *d, const gp_chart_opts *o,
-                       gp_strlist *written, char *msg, size_t msglen);
+                       gp_strlist *written, char *err, size_t errlen);
 int gp_chart_metrics(const gp_dataset *d, const gp_chart_opts *o,
-                     gp_strlist *written, char *msg, size_t msglen);
+                     gp_strlist *written, char *err, size_t errlen);
 int gp_chart_dist_scaling(const gp_dataset *d, const gp_chart_opts *o,
-                          gp_strlist *written, char *msg, size_t msglen);
+                          gp_strlist *written, char *err, size_t errlen);
 int gp_chart_dist_time(const gp_dataset *d, const gp_chart_opts *o,
-                       gp_strlist *written, char *msg, size_t msglen);
+                       gp_strlist *written, char *err, size_t errlen);
 
 #endif

@@ -144,11 +144,11 @@ const char *gp_dist_where(const gp_dataset *d, char *buf, size_t len)
     return buf;
 }
 
-int gp_dist_close(FILE *f, const char *path, char *msg, size_t msglen)
+int gp_dist_close(FILE *f, const char *path, char *err, size_t errlen)
 {
     if (fclose(f) == 0)
         return 0;
-    gp_fmt(msg, msglen, "%s: write failed", path);
+    gp_fmt(err, errlen, "%s: write failed", path);
     return -1;
 }
 
@@ -268,13 +268,13 @@ static int rank_rows_end(const timing *t, const gp_row *run)
 /* One bar per rank (x = 1, 2, ...), a gap between runs; the group labels
  * (run centres) go to a second file.  Returns the last x, or -1. */
 static int timing_data(const gp_chart_opts *o, const timing *t, const char *stem,
-                       char *bars, char *groups, size_t plen, char *msg, size_t msglen)
+                       char *bars, char *groups, size_t plen, char *err, size_t errlen)
 {
     char name[256];
     gp_fmt(name, sizeof name, "%s.csv", stem);
-    FILE *f = gp_open_in(o->workdir, name, bars, plen, msg, msglen);
+    FILE *f = gp_open_in(o->workdir, name, bars, plen, err, errlen);
     gp_fmt(name, sizeof name, "%s-groups.csv", stem);
-    FILE *g = f ? gp_open_in(o->workdir, name, groups, plen, msg, msglen) : NULL;
+    FILE *g = f ? gp_open_in(o->workdir, name, groups, plen, err, errlen) : NULL;
     if (!g) {
         if (f)
             fclose(f);
@@ -301,16 +301,16 @@ static int timing_data(const gp_chart_opts *o, const timing *t, const char *stem
         fprintf(g, "%.6g,%s\n", 0.5 * (first + x), label);
         x++;                                       /* the gap */
     }
-    if (gp_dist_close(f, bars, msg, msglen) < 0 || gp_dist_close(g, groups, msg, msglen) < 0)
+    if (gp_dist_close(f, bars, err, errlen) < 0 || gp_dist_close(g, groups, err, errlen) < 0)
         return -1;
     return x;
 }
 
 static int timing_draw(const gp_chart_opts *o, const timing *t, const char *stem,
-                       gp_strlist *written, char *msg, size_t msglen)
+                       gp_strlist *written, char *err, size_t errlen)
 {
     char bars[4096], groups[4096], shape[64], prec[16], title[512], at[128];
-    int xmax = timing_data(o, t, stem, bars, groups, sizeof bars, msg, msglen);
+    int xmax = timing_data(o, t, stem, bars, groups, sizeof bars, err, errlen);
     if (xmax < 0)
         return -1;
     gp_dist_shape_str(t->s, shape, sizeof shape);
@@ -328,25 +328,25 @@ static int timing_draw(const gp_chart_opts *o, const timing *t, const char *stem
     gp_var_str(&v, "g", groups);
     gp_var_num(&v, "xmax", xmax);
     gp_var_str(&v, "ttl", title);
-    int rc = gp_chart_draw(o, "dist_time.gp", stem, caption, &v, written, msg, msglen);
+    int rc = gp_chart_draw(o, "dist_time.gp", stem, caption, &v, written, err, errlen);
     gp_buf_free(&v);
     return rc;
 }
 
 int gp_chart_dist_time(const gp_dataset *d, const gp_chart_opts *o,
-                       gp_strlist *written, char *msg, size_t msglen)
+                       gp_strlist *written, char *err, size_t errlen)
 {
     long s[MAX_SHAPES][3];
     int ns = gp_dist_shapes(d, gp_dist_time_row, o->size, s, MAX_SHAPES);
     if (ns == 0) {
-        gp_fmt(msg, msglen, "dist_time: skipped, no verified per-rank rows of "
+        gp_fmt(err, errlen, "dist_time: skipped, no verified per-rank rows of "
                "gemmprof dist runs%s", o->size[0] ? " at that --size" : "");
         return 1;
     }
     for (int i = 0; i < ns; i++) {
         timing *t = calloc(1, sizeof *t);
         if (!t) {
-            gp_fmt(msg, msglen, "out of memory");
+            gp_fmt(err, errlen, "out of memory");
             return -1;
         }
         t->d = d;
@@ -354,7 +354,7 @@ int gp_chart_dist_time(const gp_dataset *d, const gp_chart_opts *o,
         timing_scan(t);
         char stem[128];
         gp_dist_stem("dist_time", s[i], ns, stem, sizeof stem);
-        int rc = timing_draw(o, t, stem, written, msg, msglen);
+        int rc = timing_draw(o, t, stem, written, err, errlen);
         free(t);
         if (rc < 0)
             return -1;

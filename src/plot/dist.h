@@ -34,7 +34,7 @@ void gp_dist_precision(const gp_dataset *d, gp_dist_pred pred, const long s[3],
                        char *out, size_t len);
 /* The GPU's name, else the CPU local kernel's. */
 const char *gp_dist_where(const gp_dataset *d, char *buf, size_t len);
-int gp_dist_close(FILE *f, const char *path, char *msg, size_t msglen);
+int gp_dist_close(FILE *f, const char *path, char *err, size_t errlen);
 
 /* ---- the scaling chart: speed-up over one GPU (top) and parallel
  * efficiency (bottom) against the GPU count, one column of panels per

@@ -334,11 +334,11 @@ int gp_dist_scaling_layout(const gp_dataset *d, const long s[3], gp_dist_scaling
  * ranks, grid, best, gflops), then per series a block of its line (the
  * best points); STEM-tags.csv: per column a block of grid tags. */
 static int write_points(const gp_chart_opts *o, const gp_dist_scaling *sc, const char *stem,
-                        char *path, size_t plen, char *msg, size_t msglen)
+                        char *path, size_t plen, char *err, size_t errlen)
 {
     char name[256];
     gp_fmt(name, sizeof name, "%s.csv", stem);
-    FILE *f = gp_open_in(o->workdir, name, path, plen, msg, msglen);
+    FILE *f = gp_open_in(o->workdir, name, path, plen, err, errlen);
     if (!f)
         return -1;
     for (int pass = 0; pass < 2; pass++)
@@ -356,17 +356,17 @@ static int write_points(const gp_chart_opts *o, const gp_dist_scaling *sc, const
             }
             fprintf(f, "\n\n");
         }
-    return gp_dist_close(f, path, msg, msglen);
+    return gp_dist_close(f, path, err, errlen);
 }
 
 /* One block per column: shown,px,py,anchor_x,anchor_y,just,leader,lx,ly
  * (data units of the column's speed-up panel); how many tags in each. */
 static int write_tags(const gp_chart_opts *o, const gp_dist_scaling *sc, const char *stem,
-                      char *path, size_t plen, int *ntags, char *msg, size_t msglen)
+                      char *path, size_t plen, int *ntags, char *err, size_t errlen)
 {
     char name[256];
     gp_fmt(name, sizeof name, "%s-tags.csv", stem);
-    FILE *f = gp_open_in(o->workdir, name, path, plen, msg, msglen);
+    FILE *f = gp_open_in(o->workdir, name, path, plen, err, errlen);
     if (!f)
         return -1;
     for (int c = 0; c < sc->ncols; c++) {
@@ -387,7 +387,7 @@ static int write_tags(const gp_chart_opts *o, const gp_dist_scaling *sc, const c
         }
         fprintf(f, "\n\n");
     }
-    return gp_dist_close(f, path, msg, msglen);
+    return gp_dist_close(f, path, err, errlen);
 }
 
 /* The panels' edges, each column's series, heading and tag count. */
@@ -449,12 +449,12 @@ static void chart_vars(gp_buf *v, const gp_chart_opts *o, const gp_dist_scaling 
 }
 
 static int scaling_draw(const gp_chart_opts *o, const gp_dist_scaling *sc, const char *stem,
-                        gp_strlist *written, char *msg, size_t msglen)
+                        gp_strlist *written, char *err, size_t errlen)
 {
     char data[4096], tagf[4096], shape[64], prec[16], title[512], at[128], caption[512];
     int ntags[GP_DIST_COLS];
-    if (write_points(o, sc, stem, data, sizeof data, msg, msglen) < 0 ||
-        write_tags(o, sc, stem, tagf, sizeof tagf, ntags, msg, msglen) < 0)
+    if (write_points(o, sc, stem, data, sizeof data, err, errlen) < 0 ||
+        write_tags(o, sc, stem, tagf, sizeof tagf, ntags, err, errlen) < 0)
         return -1;
     gp_dist_shape_str(sc->s, shape, sizeof shape);
     gp_dist_precision(sc->d, gp_dist_scaling_row, sc->s, prec, sizeof prec);
@@ -470,40 +470,40 @@ static int scaling_draw(const gp_chart_opts *o, const gp_dist_scaling *sc, const
     chart_vars(&v, o, sc, title);
     gp_var_str(&v, "f", data);
     gp_var_str(&v, "tf", tagf);
-    int rc = gp_chart_draw(o, "dist_scaling.gp", stem, caption, &v, written, msg, msglen);
+    int rc = gp_chart_draw(o, "dist_scaling.gp", stem, caption, &v, written, err, errlen);
     gp_buf_free(&v);
     return rc;
 }
 
 int gp_chart_dist_scaling(const gp_dataset *d, const gp_chart_opts *o,
-                          gp_strlist *written, char *msg, size_t msglen)
+                          gp_strlist *written, char *err, size_t errlen)
 {
     long s[GP_DIST_MAX_SHAPES][3];
     int ns = gp_dist_shapes(d, gp_dist_scaling_row, o->size, s, GP_DIST_MAX_SHAPES);
     int drawn = 0;
     if (ns == 0) {
-        gp_fmt(msg, msglen, "dist_scaling: skipped, no verified summary rows of "
+        gp_fmt(err, errlen, "dist_scaling: skipped, no verified summary rows of "
                "gemmprof dist runs%s", o->size[0] ? " at that --size" : "");
         return 1;
     }
     for (int i = 0; i < ns; i++) {
         gp_dist_scaling *sc = malloc(sizeof *sc);
         if (!sc) {
-            gp_fmt(msg, msglen, "out of memory");
+            gp_fmt(err, errlen, "out of memory");
             return -1;
         }
         char stem[128];
         gp_dist_stem("dist_scaling", s[i], ns, stem, sizeof stem);
         int rc = gp_dist_scaling_layout(d, s[i], sc);
         if (rc == 0)
-            rc = scaling_draw(o, sc, stem, written, msg, msglen);
+            rc = scaling_draw(o, sc, stem, written, err, errlen);
         free(sc);
         if (rc < 0)
             return -1;
         drawn += rc == 0;
     }
     if (drawn == 0)
-        gp_fmt(msg, msglen, "dist_scaling: skipped, every shape was run at one rank "
+        gp_fmt(err, errlen, "dist_scaling: skipped, every shape was run at one rank "
                "count only; it needs runs at several (mpirun -np 1, 2, ...)");
     return drawn ? 0 : 1;
 }

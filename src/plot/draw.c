@@ -122,13 +122,13 @@ const char *gp_chart_gpu(const gp_dataset *d)
 
 int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *name,
                   const char *caption, gp_buf *vars, gp_strlist *written,
-                  char *msg, size_t msglen)
+                  char *err, size_t errlen)
 {
     const char *ext = gp_format_ext(o->format);
     char out[512], path[PATH_MAX], errfile[PATH_MAX], stem[256];
     gp_file_word(name, stem, sizeof stem);   /* a family is named by the data */
     if (!ext) {
-        gp_fmt(msg, msglen, "unknown format '%s' (pdf, png, svg, cairolatex)", o->format);
+        gp_fmt(err, errlen, "unknown format '%s' (pdf, png, svg, cairolatex)", o->format);
         return -1;
     }
     gp_fmt(out, sizeof out, "%s.%s", stem, ext);
@@ -137,13 +137,13 @@ int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *name,
     gp_var_str(vars, "term", o->format);
     gp_var_str(vars, "out", out);
     if (gp_gnuplot_run(o->gnuplot, path, vars->s, o->outdir, errfile, stem,
-                       msg, msglen) < 0)
+                       err, errlen) < 0)
         return -1;
     char check[PATH_MAX];
     struct stat st;
     gp_fmt(check, sizeof check, "%s/%s", o->outdir, out);
     if (stat(check, &st) != 0 || st.st_size == 0) {
-        gp_fmt(msg, msglen, "%s: gnuplot wrote nothing to %s", stem, out);
+        gp_fmt(err, errlen, "%s: gnuplot wrote nothing to %s", stem, out);
         return -1;
     }
     gp_strlist_add(written, out);

@@ -68,9 +68,9 @@ static const char *bare(const char *line)
 }
 
 /* The first warning gnuplot printed ("warning: ..." or a data problem it
- * shrugged off, such as "all points y value undefined"), into msg.  1 if
+ * shrugged off, such as "all points y value undefined"), into err.  1 if
  * there was one.  Such a chart is wrong or empty, so it is not drawn. */
-static int first_warning(const char *file, char *msg, size_t len)
+static int first_warning(const char *file, char *err, size_t errlen)
 {
     FILE *f = fopen(file, "r");
     if (!f)
@@ -81,7 +81,7 @@ static int first_warning(const char *file, char *msg, size_t len)
         line[strcspn(line, "\r\n")] = '\0';
         if (strstr(line, "arning") || strstr(line, "undefined") ||
             strstr(line, "no valid points")) {
-            gp_fmt(msg, len, "%s", bare(line));
+            gp_fmt(err, errlen, "%s", bare(line));
             found = 1;
         }
     }

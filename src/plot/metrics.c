@@ -65,7 +65,7 @@ static void row_name(const gp_key *k, int n, int i, char *out, size_t len)
 
 static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const double *v,
                       const char *stem, const long shape[3], char *path, size_t plen,
-                      char *msg, size_t msglen)
+                      char *err, size_t errlen)
 {
     char name[256], sz[64];
     gp_fmt(name, sizeof name, "%s.csv", stem);
@@ -74,7 +74,7 @@ static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const doub
     gp_fmt(where, sizeof where, "shape: %s", sz);
     FILE *f = gp_chart_data_open(o, name, where, "label,dram_mb,compulsory_mb,bank_ratio,"
                                  "spill_bytes,occ_achieved,occ_theoretical",
-                                 path, plen, msg, msglen);
+                                 path, plen, err, errlen);
     if (!f)
         return -1;
     for (int i = 0; i < n; i++) {
@@ -92,7 +92,7 @@ static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const doub
         fputc('\n', f);
     }
     if (fclose(f) != 0) {
-        gp_fmt(msg, msglen, "%s: write failed", path);
+        gp_fmt(err, errlen, "%s: write failed", path);
         return -1;
     }
     return 0;
@@ -100,11 +100,11 @@ static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const doub
 
 static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
                 const gp_key *k, int n, const double *v, const long shape[3],
-                gp_strlist *written, char *msg, size_t msglen)
+                gp_strlist *written, char *err, size_t errlen)
 {
     char path[4096], title[512], sz[64], caption[512], stem[96];
     gp_fmt(stem, sizeof stem, fam->whole ? "metrics" : "metrics-%s", fam->name);
-    if (write_rows(o, k, n, v, stem, shape, path, sizeof path, msg, msglen) < 0)
+    if (write_rows(o, k, n, v, stem, shape, path, sizeof path, err, errlen) < 0)
         return -1;
     double lo = INFINITY, hi = 0, names_w = 0;
     for (int i = 0; i < n; i++) {
@@ -149,18 +149,18 @@ static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fa
     gp_var_num(&b, "spill_hi", spill);
     gp_var_num(&b, "spill_step", tick_step(spill));
     gp_var_str(&b, "ttl", title);
-    int rc = gp_chart_draw(o, "metrics.gp", stem, caption, &b, written, msg, msglen);
+    int rc = gp_chart_draw(o, "metrics.gp", stem, caption, &b, written, err, errlen);
     gp_buf_free(&b);
     return rc;
 }
 
 static int metrics_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
-                       gp_strlist *written, char *msg, size_t msglen)
+                       gp_strlist *written, char *err, size_t errlen)
 {
     gp_where w = { .d = d, .need = need_any, .family = fam };
     long shape[3];
     if (gp_shape_choose(&w, o->size, shape) < 0) {
-        gp_fmt(msg, msglen, "metrics: skipped, no counters, spills or occupancy "
+        gp_fmt(err, errlen, "metrics: skipped, no counters, spills or occupancy "
                  "in the data%s", o->size[0] ? " at that size" : "");
         return 1;
     }
@@ -174,16 +174,16 @@ static int metrics_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fam
             v[i * NCOL + c] = gp_median(&w, &k[i], getters[c]);
     int rc = -1;
     if (!v)
-        gp_fmt(msg, msglen, "out of memory");
+        gp_fmt(err, errlen, "out of memory");
     else
-        rc = draw(d, o, fam, k, m, v, shape, written, msg, msglen);
+        rc = draw(d, o, fam, k, m, v, shape, written, err, errlen);
     free(v);
     free(k);
     return rc;
 }
 
 int gp_chart_metrics(const gp_dataset *d, const gp_chart_opts *o,
-                     gp_strlist *written, char *msg, size_t msglen)
+                     gp_strlist *written, char *err, size_t errlen)
 {
-    return gp_chart_each_family(d, o, metrics_one, written, msg, msglen);
+    return gp_chart_each_family(d, o, metrics_one, written, err, errlen);
 }

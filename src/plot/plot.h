@@ -76,15 +76,15 @@ typedef struct {
 
 /* The table of charts (charts.c): name and drawing function of each.
  * A chart draws from the dataset: 0 drawn, file names (relative to outdir)
- * appended to `written`; 1 nothing to draw from this data, reason in msg
- * ("roofline: skipped, ..."); -1 failed, one line in msg. */
+ * appended to `written`; 1 nothing to draw from this data, reason in err
+ * ("roofline: skipped, ..."); -1 failed, one line in err. */
 typedef int (*gp_chart_fn)(const gp_dataset *d, const gp_chart_opts *o,
-                           gp_strlist *written, char *msg, size_t msglen);
+                           gp_strlist *written, char *err, size_t errlen);
 typedef struct { const char *name; gp_chart_fn draw; } gp_chart_def;
 extern const gp_chart_def gp_charts[GP_NCHARTS];
 
 int gp_chart_render(gp_chart c, const gp_dataset *d, const gp_chart_opts *o,
-                    gp_strlist *written, char *msg, size_t msglen);
+                    gp_strlist *written, char *err, size_t errlen);
 
 /* Where things are: the gnuplot executable on PATH, and the plots/ folder
  * ($GEMMPROF_PLOTS, <exe>/../plots, <exe>/../share/gemmprof/plots). */
@@ -102,28 +102,28 @@ int gp_parse_plot_size(const char *s, long size[3]);
 /* Render `script` (a file in o->plotsdir) with `vars` (term and out are
  * added here) to STEM.<ext> in o->outdir; appends what it wrote to
  * `written`, and `caption` (what the chart shows, one sentence) to
- * o->captions.  0, or -1 with msg. */
+ * o->captions.  0, or -1 with err. */
 int gp_chart_draw(const gp_chart_opts *o, const char *script, const char *stem,
                   const char *caption, gp_buf *vars, gp_strlist *written,
-                  char *msg, size_t msglen);
+                  char *err, size_t errlen);
 
 /* Draw one chart per family (o->families, or the data's own): `one`
  * draws family f.  0 if any was drawn (families skipped, and what a drawn
- * one says in msg, go to o->notes), 1 if none (why in msg), -1 error. */
+ * one says in err, go to o->notes), 1 if none (why in err), -1 error. */
 typedef int (*gp_family_chart)(const gp_dataset *d, const gp_chart_opts *o,
                                const gp_family *f, gp_strlist *written,
-                               char *msg, size_t msglen);
+                               char *err, size_t errlen);
 int gp_chart_each_family(const gp_dataset *d, const gp_chart_opts *o, gp_family_chart one,
-                         gp_strlist *written, char *msg, size_t msglen);
+                         gp_strlist *written, char *err, size_t errlen);
 
 /* chart_data.c: a chart's data file NAME (named for the chart and its
  * family, so that none overwrites another) in o->datadir or o->workdir,
  * opened for writing.  Its first lines say what it holds, for readers
  * other than gnuplot (tests/report/consistency.py): "# chart: NAME",
- * "# axis: LABEL" or "# shape: S", "# columns: A,B,...".  NULL with msg. */
+ * "# axis: LABEL" or "# shape: S", "# columns: A,B,...".  NULL with err. */
 FILE *gp_chart_data_open(const gp_chart_opts *o, const char *name, const char *where,
                          const char *columns, char *path, size_t plen,
-                         char *msg, size_t msglen);
+                         char *err, size_t errlen);
 /* "# series: KERNEL|PRECISION|CONFIG": the series of the rows that follow;
  * its config as tables show it (gp_series_config), or with by_config as
  * in the run file (a size-dispatched kernel's tile). */

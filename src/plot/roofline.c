@@ -33,14 +33,14 @@ static double need_point(const gp_row *r)
 }
 
 static int collect_points(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
-                          gp_roofline *rl, char *msg, size_t msglen)
+                          gp_roofline *rl, char *err, size_t errlen)
 {
     gp_where w = { .d = d, .need = need_point, .family = f };
     if (gp_shape_choose(&w, o->size, rl->shape) < 0) {
         char sz[64] = "";
         if (o->size[0])
             gp_shape_str(o->size, sz, sizeof sz);
-        gp_fmt(msg, msglen, "roofline: skipped, no ai_dram values%s%s (run with counters)",
+        gp_fmt(err, errlen, "roofline: skipped, no ai_dram values%s%s (run with counters)",
                sz[0] ? " at size " : "", sz);
         return 1;
     }
@@ -51,7 +51,7 @@ static int collect_points(const gp_dataset *d, const gp_family *f, const gp_char
     rl->lab = calloc((size_t)n + 2, sizeof *rl->lab);
     if (!rl->p || !rl->lab) {
         free(k);
-        gp_fmt(msg, msglen, "out of memory");
+        gp_fmt(err, errlen, "out of memory");
         return -1;
     }
     for (int i = 0; i < n; i++) {
@@ -298,25 +298,25 @@ static void legend(gp_roofline *rl)
 }
 
 int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
-                       gp_roofline *rl, char *msg, size_t msglen)
+                       gp_roofline *rl, char *err, size_t errlen)
 {
     memset(rl, 0, sizeof *rl);
     if (!d->ceil) {
-        gp_fmt(msg, msglen, "roofline: skipped, no ceilings file (run gemmprof "
+        gp_fmt(err, errlen, "roofline: skipped, no ceilings file (run gemmprof "
                "probe, then pass --ceilings FILE)");
         return 1;
     }
     gp_family_roofs(d, f, o->hierarchical, &rl->roofs);
     if (isnan(gp_roofs_value(&rl->roofs, "dram_bw", 1))) {
-        gp_fmt(msg, msglen, "roofline: skipped, %s has no dram_bw ceiling", d->ceil_path);
+        gp_fmt(err, errlen, "roofline: skipped, %s has no dram_bw ceiling", d->ceil_path);
         return 1;
     }
     if (isnan(gp_roofs_top(&rl->roofs))) {
-        gp_fmt(msg, msglen, "roofline %s: skipped, %s has no compute ceiling for it (%s)",
+        gp_fmt(err, errlen, "roofline %s: skipped, %s has no compute ceiling for it (%s)",
                f->name, d->ceil_path, rl->roofs.missing);
         return 1;
     }
-    int rc = collect_points(d, f, o, rl, msg, msglen);
+    int rc = collect_points(d, f, o, rl, err, errlen);
     if (rc != 0)
         return rc;
     for (int i = 0; o->hierarchical && i < rl->n; i++)
@@ -357,9 +357,9 @@ static void fmt_roof(const gp_roofline *rl, const gp_roof *r, char *out, size_t 
 
 /* Segments, one block each (two rows), and their legend titles. */
 static int write_segs(const gp_chart_opts *o, const gp_roofline *rl, char *path, size_t plen,
-                      gp_buf *names, gp_buf *styles, char *msg, size_t msglen)
+                      gp_buf *names, gp_buf *styles, char *err, size_t errlen)
 {
-    FILE *f = gp_open_in(o->workdir, "roofline-roofs.csv", path, plen, msg, msglen);
+    FILE *f = gp_open_in(o->workdir, "roofline-roofs.csv", path, plen, err, errlen);
     if (!f)
         return -1;
     for (int i = 0; i < rl->nseg; i++) {
@@ -376,7 +376,7 @@ static int write_segs(const gp_chart_opts *o, const gp_roofline *rl, char *path,
         gp_buf_printf(styles, "%s%s:%d", i ? " " : "", col, r->measured);
     }
     if (fclose(f) != 0) {
-        gp_fmt(msg, msglen, "%s: write failed", path);
+        gp_fmt(err, errlen, "%s: write failed", path);
         return -1;
     }
     return 0;
@@ -384,7 +384,7 @@ static int write_segs(const gp_chart_opts *o, const gp_roofline *rl, char *path,
 
 /* STEM.csv: each point's series in a comment above it (gp_chart_data_*). */
 static int write_points(const gp_chart_opts *o, const gp_roofline *rl, const char *stem,
-                        char *path, size_t plen, char *msg, size_t msglen)
+                        char *path, size_t plen, char *err, size_t errlen)
 {
     char name[128], where[80], sz[64], cols[128];
     gp_fmt(name, sizeof name, "%s.csv", stem);
@@ -392,7 +392,7 @@ static int write_points(const gp_chart_opts *o, const gp_roofline *rl, const cha
     gp_fmt(where, sizeof where, "shape: %s", sz);
     gp_fmt(cols, sizeof cols, "shown,ai_dram,%s,ai_l2,label_x,label_y,just,leader,leader_x,"
            "leader_y,lt", rl->unit);
-    FILE *f = gp_chart_data_open(o, name, where, cols, path, plen, msg, msglen);
+    FILE *f = gp_chart_data_open(o, name, where, cols, path, plen, err, errlen);
     if (!f)
         return -1;
     const gp_frame *fr = &rl->fr;
@@ -417,7 +417,7 @@ static int write_points(const gp_chart_opts *o, const gp_roofline *rl, const cha
                 i < rl->n ? rl->p[i].lt : 0);
     }
     if (fclose(f) != 0) {
-        gp_fmt(msg, msglen, "%s: write failed", path);
+        gp_fmt(err, errlen, "%s: write failed", path);
         return -1;
     }
     return 0;
@@ -439,10 +439,10 @@ static void numbered_keys(const gp_chart_opts *o, const gp_roofline *rl, gp_buf 
 }
 
 static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *f,
-                    gp_strlist *written, char *msg, size_t msglen)
+                    gp_strlist *written, char *err, size_t errlen)
 {
     gp_roofline rl;
-    int rc = gp_roofline_layout(d, f, o, &rl, msg, msglen);
+    int rc = gp_roofline_layout(d, f, o, &rl, err, errlen);
     if (rc != 0) {
         gp_roofline_free(&rl);
         return rc;
@@ -450,9 +450,9 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
     char pts[4096], segs[4096], title[512], sz[64], caption[512], stem[96];
     gp_buf v = { 0 }, names = { 0 }, styles = { 0 }, knames = { 0 }, klts = { 0 }, plts = { 0 };
     gp_fmt(stem, sizeof stem, f->whole ? "roofline" : "roofline-%s", f->name);
-    rc = write_segs(o, &rl, segs, sizeof segs, &names, &styles, msg, msglen);
+    rc = write_segs(o, &rl, segs, sizeof segs, &names, &styles, err, errlen);
     if (rc == 0)
-        rc = write_points(o, &rl, stem, pts, sizeof pts, msg, msglen);
+        rc = write_points(o, &rl, stem, pts, sizeof pts, err, errlen);
     if (rc == 0) {
         gp_shape_str(rl.shape, sz, sizeof sz);
         gp_chart_title(o, title, sizeof title, "Roofline, %s: %s, size %s%s", f->title,
@@ -489,13 +489,13 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
             gp_var_str(&v, name, t);
         }
         gp_var_str(&v, "ttl", title);
-        rc = gp_chart_draw(o, "roofline.gp", stem, caption, &v, written, msg, msglen);
+        rc = gp_chart_draw(o, "roofline.gp", stem, caption, &v, written, err, errlen);
     }
     if (rc == 0 && rl.nabove)
-        gp_fmt(msg, msglen, "roofline: %s (%s)%s%s", rl.note[0], rl.note[1],
+        gp_fmt(err, errlen, "roofline: %s (%s)%s%s", rl.note[0], rl.note[1],
                rl.overlaps ? "; drawn over another marker: " : "", rl.overlap_list);
     else if (rc == 0 && rl.overlaps)
-        gp_fmt(msg, msglen, "roofline: drawn over another marker: %s", rl.overlap_list);
+        gp_fmt(err, errlen, "roofline: drawn over another marker: %s", rl.overlap_list);
     gp_buf_free(&v);
     gp_buf_free(&names);
     gp_buf_free(&styles);
@@ -507,7 +507,7 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
 }
 
 int gp_chart_roofline(const gp_dataset *d, const gp_chart_opts *o,
-                      gp_strlist *written, char *msg, size_t msglen)
+                      gp_strlist *written, char *err, size_t errlen)
 {
-    return gp_chart_each_family(d, o, draw_one, written, msg, msglen);
+    return gp_chart_each_family(d, o, draw_one, written, err, errlen);
 }

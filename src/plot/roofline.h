@@ -49,9 +49,9 @@ typedef struct {
 } gp_roofline;
 
 /* Lay out family f's roofline (o: --size, --hierarchical).  0 done, 1
- * nothing to draw (why in msg), -1 error. */
+ * nothing to draw (why in err), -1 error. */
 int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
-                       gp_roofline *rl, char *msg, size_t msglen);
+                       gp_roofline *rl, char *err, size_t errlen);
 void gp_roofline_free(gp_roofline *rl);
 
 #endif

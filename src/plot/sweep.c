@@ -27,20 +27,20 @@ static void sweep_free(sweep *sw)
     free(sw->k);
 }
 
-/* 0, or 1 (skipped, msg says why). */
-static int sweep_open(sweep *sw, const char *chart, char *msg, size_t msglen)
+/* 0, or 1 (skipped, err says why). */
+static int sweep_open(sweep *sw, const char *chart, char *err, size_t errlen)
 {
     sw->xs = NULL;
     sw->k = NULL;
     if (gp_sweep_choose(&sw->w, &sw->s) < 0) {
-        gp_fmt(msg, msglen, "%s: skipped, no gflops values", chart);
+        gp_fmt(err, errlen, "%s: skipped, no gflops values", chart);
         return 1;
     }
     sw->w.sweep = &sw->s;
     sw->nx = gp_sweep_xs(&sw->w, &sw->xs);
     sw->nk = gp_keys(&sw->w, &sw->k);
     if (sw->nx < 2) {
-        gp_fmt(msg, msglen, "%s: skipped, one size only (%c = %ld); it needs a "
+        gp_fmt(err, errlen, "%s: skipped, one size only (%c = %ld); it needs a "
                "size sweep (--sizes)", chart, sw->s.label[0], sw->nx ? sw->xs[0] : 0L);
         return 1;
     }
@@ -79,19 +79,19 @@ static double series_words(const gp_chart_opts *o, const gp_family *f, const gp_
 
 /* The chart's data file, "STEM.csv", its axis named for other readers. */
 static FILE *open_data(const gp_chart_opts *o, const sweep *sw, const char *stem,
-                       const char *columns, char *path, size_t plen, char *msg, size_t msglen)
+                       const char *columns, char *path, size_t plen, char *err, size_t errlen)
 {
     char name[160], axis[160];
     gp_fmt(name, sizeof name, "%s.csv", stem);
     gp_fmt(axis, sizeof axis, "axis: %s", sw->s.label);
-    return gp_chart_data_open(o, name, axis, columns, path, plen, msg, msglen);
+    return gp_chart_data_open(o, name, axis, columns, path, plen, err, errlen);
 }
 
-static int close_work(FILE *f, const char *path, char *msg, size_t msglen)
+static int close_work(FILE *f, const char *path, char *err, size_t errlen)
 {
     if (fclose(f) == 0)
         return 0;
-    gp_fmt(msg, msglen, "%s: write failed", path);
+    gp_fmt(err, errlen, "%s: write failed", path);
     return -1;
 }
 
@@ -161,10 +161,10 @@ static const char *stem_of(const gp_family *f, const char *chart, char *out, siz
 }
 
 static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
-                      gp_strlist *written, char *msg, size_t msglen)
+                      gp_strlist *written, char *err, size_t errlen)
 {
     sweep sw = { .w = { .d = d, .need = gp_get_gflops, .family = fam } };
-    int rc = sweep_open(&sw, "gflops_vs_n", msg, msglen);
+    int rc = sweep_open(&sw, "gflops_vs_n", err, errlen);
     if (rc) {
         sweep_free(&sw);
         return rc;
@@ -189,7 +189,7 @@ static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fami
     char columns[32];
     gp_flops_unit(hi, &unit);
     gp_fmt(columns, sizeof columns, "x,%s", unit);
-    FILE *f = open_data(o, &sw, stem, columns, path, sizeof path, msg, msglen);
+    FILE *f = open_data(o, &sw, stem, columns, path, sizeof path, err, errlen);
     rc = f ? 0 : -1;
     for (int i = 0; f && i < sw.nk; i++) {
         gp_chart_data_series(f, &sw.k[i], 0);
@@ -201,7 +201,7 @@ static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fami
         fprintf(f, "\n\n");
     }
     if (f)
-        rc = close_work(f, path, msg, msglen);
+        rc = close_work(f, path, err, errlen);
     if (rc == 0) {
         char title[512], caption[512];
         double widest = series_words(o, fam, sw.k, sw.nk, &names, &lts);
@@ -218,7 +218,7 @@ static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fami
         gp_var_str(&v, "lts", lts.s);
         gp_var_num(&v, "nref", nref);
         gp_var_str(&v, "ttl", title);
-        rc = gp_chart_draw(o, "gflops_vs_n.gp", stem, caption, &v, written, msg, msglen);
+        rc = gp_chart_draw(o, "gflops_vs_n.gp", stem, caption, &v, written, err, errlen);
     }
     gp_buf_free(&v);
     gp_buf_free(&names);
@@ -228,9 +228,9 @@ static int gflops_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fami
 }
 
 int gp_chart_gflops(const gp_dataset *d, const gp_chart_opts *o,
-                    gp_strlist *written, char *msg, size_t msglen)
+                    gp_strlist *written, char *err, size_t errlen)
 {
-    return gp_chart_each_family(d, o, gflops_one, written, msg, msglen);
+    return gp_chart_each_family(d, o, gflops_one, written, err, errlen);
 }
 
 /* The baseline named on the axis: the first precision's. */
@@ -252,7 +252,7 @@ typedef struct {
 
 static int speedup_draw(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
                         sweep *sw, const char *path, int nref, const speedup_range *r,
-                        gp_strlist *written, char *msg, size_t msglen)
+                        gp_strlist *written, char *err, size_t errlen)
 {
     gp_buf v = { 0 }, names = { 0 }, lts = { 0 };
     char title[512], base[128], base_t[256], caption[512], stem[96];
@@ -288,7 +288,7 @@ static int speedup_draw(const gp_dataset *d, const gp_chart_opts *o, const gp_fa
     gp_var_str(&v, "base", base_t);
     gp_var_str(&v, "ttl", title);
     int rc = gp_chart_draw(o, "speedup.gp", stem_of(fam, "speedup", stem, sizeof stem),
-                           caption, &v, written, msg, msglen);
+                           caption, &v, written, err, errlen);
     gp_buf_free(&v);
     gp_buf_free(&names);
     gp_buf_free(&lts);
@@ -296,10 +296,10 @@ static int speedup_draw(const gp_dataset *d, const gp_chart_opts *o, const gp_fa
 }
 
 static int speedup_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *fam,
-                       gp_strlist *written, char *msg, size_t msglen)
+                       gp_strlist *written, char *err, size_t errlen)
 {
     sweep sw = { .w = { .d = d, .need = gp_get_gflops, .family = fam } };
-    int rc = sweep_open(&sw, "speedup", msg, msglen);
+    int rc = sweep_open(&sw, "speedup", err, errlen);
     if (rc) {
         sweep_free(&sw);
         return rc;
@@ -310,7 +310,7 @@ static int speedup_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fam
     char path[4096];
     char stem[96];
     FILE *f = open_data(o, &sw, stem_of(fam, "speedup", stem, sizeof stem),
-                        "x,x naive,% cuBLAS", path, sizeof path, msg, msglen);
+                        "x,x naive,% cuBLAS", path, sizeof path, err, errlen);
     if (!f) {
         sweep_free(&sw);
         return -1;
@@ -339,21 +339,21 @@ static int speedup_one(const gp_dataset *d, const gp_chart_opts *o, const gp_fam
         }
         fprintf(f, "\n\n");
     }
-    rc = close_work(f, path, msg, msglen);
+    rc = close_work(f, path, err, errlen);
     if (rc == 0 && !r.has_sp && !r.has_pct) {
-        gp_fmt(msg, msglen, "speedup: skipped, no naive or cuBLAS rows to compare with");
+        gp_fmt(err, errlen, "speedup: skipped, no naive or cuBLAS rows to compare with");
         rc = 1;
     }
     if (rc == 0)
-        rc = speedup_draw(d, o, fam, &sw, path, nref, &r, written, msg, msglen);
+        rc = speedup_draw(d, o, fam, &sw, path, nref, &r, written, err, errlen);
     sweep_free(&sw);
     return rc;
 }
 
 int gp_chart_speedup(const gp_dataset *d, const gp_chart_opts *o,
-                     gp_strlist *written, char *msg, size_t msglen)
+                     gp_strlist *written, char *err, size_t errlen)
 {
-    return gp_chart_each_family(d, o, speedup_one, written, msg, msglen);
+    return gp_chart_each_family(d, o, speedup_one, written, err, errlen);
 }
 
 /* ---- crossover ---- */
@@ -406,11 +406,11 @@ static double crossing(sweep *sw, const double *g, int old, int neu, int a, int 
  * dgemm_mixed chart). */
 static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
                             const int *best, const char *path, gp_buf *keys,
-                            double *widest, char *msg, size_t msglen)
+                            double *widest, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
-        gp_fmt(msg, msglen, "%s: cannot write", path);
+        gp_fmt(err, errlen, "%s: cannot write", path);
         return -1;
     }
     int latex = strcmp(o->format, "cairolatex") == 0, n = 0, prev = -1;
@@ -435,7 +435,7 @@ static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
         prev = j;
     }
     if (fclose(f) != 0) {
-        gp_fmt(msg, msglen, "%s: write failed", path);
+        gp_fmt(err, errlen, "%s: write failed", path);
         return -1;
     }
     return n;
@@ -444,11 +444,11 @@ static int write_crossovers(const gp_chart_opts *o, sweep *sw, const double *g,
 /* GFLOP/s per config (rows) and size (columns), one block per config. */
 static int write_configs(const gp_chart_opts *o, sweep *sw, const double *g, double scale,
                          const char *unit, const char *stem, char *path, size_t plen,
-                         char *msg, size_t msglen)
+                         char *err, size_t errlen)
 {
     char columns[32];
     gp_fmt(columns, sizeof columns, "x,%s", unit);
-    FILE *f = open_data(o, sw, stem, columns, path, plen, msg, msglen);
+    FILE *f = open_data(o, sw, stem, columns, path, plen, err, errlen);
     if (!f)
         return -1;
     for (int i = 0; i < sw->nk; i++) {
@@ -458,12 +458,12 @@ static int write_configs(const gp_chart_opts *o, sweep *sw, const double *g, dou
                 fprintf(f, "%ld,%.6g\n", sw->xs[j], g[i * sw->nx + j] / scale);
         fprintf(f, "\n\n");
     }
-    return close_work(f, path, msg, msglen);
+    return close_work(f, path, err, errlen);
 }
 
 static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw,
                           const double *g, const int *best, gp_strlist *written,
-                          char *msg, size_t msglen)
+                          char *err, size_t errlen)
 {
     char data[4096], xf[4096], stem[128], safe[96], title[512], caption[512];
     double top = 0;
@@ -475,12 +475,12 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     const gp_key *kernel = sw->w.only;
     gp_file_word(kernel->kernel, safe, sizeof safe);
     gp_fmt(stem, sizeof stem, "crossover-%s", safe);
-    if (write_configs(o, sw, g, scale, unit, stem, data, sizeof data, msg, msglen) < 0)
+    if (write_configs(o, sw, g, scale, unit, stem, data, sizeof data, err, errlen) < 0)
         return -1;
     gp_path_join(xf, sizeof xf, o->workdir, "crossover-sizes.csv");
     gp_buf v = { 0 }, names = { 0 }, xnames = { 0 };
     double widest = 0;
-    int nx = write_crossovers(o, sw, g, best, xf, &xnames, &widest, msg, msglen);
+    int nx = write_crossovers(o, sw, g, best, xf, &xnames, &widest, err, errlen);
     if (nx < 0) {
         gp_buf_free(&xnames);
         return -1;
@@ -509,7 +509,7 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
     gp_var_num(&v, "nx", nx);
     gp_var_num(&v, "ymax", top * 1.15 / scale);
     gp_var_str(&v, "ttl", title);
-    int rc = gp_chart_draw(o, "crossover.gp", stem, caption, &v, written, msg, msglen);
+    int rc = gp_chart_draw(o, "crossover.gp", stem, caption, &v, written, err, errlen);
     gp_buf_free(&v);
     gp_buf_free(&names);
     gp_buf_free(&xnames);
@@ -519,11 +519,11 @@ static int crossover_draw(const gp_dataset *d, const gp_chart_opts *o, sweep *sw
 /* One kernel's chart: 0 drawn, 1 nothing to compare, -1 error. */
 static int crossover_one(const gp_dataset *d, const gp_chart_opts *o,
                          const gp_key *kernel, gp_strlist *written,
-                         char *msg, size_t msglen)
+                         char *err, size_t errlen)
 {
     sweep sw = { .w = { .d = d, .need = need_config, .by_config = 1, .sweep_configs = 1,
                         .only = kernel } };
-    if (sweep_open(&sw, "crossover", msg, msglen) != 0 || sw.nk < 2) {
+    if (sweep_open(&sw, "crossover", err, errlen) != 0 || sw.nk < 2) {
         sweep_free(&sw);
         return 1;
     }
@@ -531,14 +531,14 @@ static int crossover_one(const gp_dataset *d, const gp_chart_opts *o,
     int *best = malloc((size_t)sw.nx * sizeof *best);
     int rc = 1;
     if (!g || !best) {
-        gp_fmt(msg, msglen, "out of memory");
+        gp_fmt(err, errlen, "out of memory");
         rc = -1;
     } else {
         for (int i = 0; i < sw.nk; i++)
             for (int j = 0; j < sw.nx; j++)
                 g[i * sw.nx + j] = median_at(&sw, &sw.k[i], sw.xs[j], gp_get_gflops);
         if (best_per_x(&sw, g, best) > 0)
-            rc = crossover_draw(d, o, &sw, g, best, written, msg, msglen);
+            rc = crossover_draw(d, o, &sw, g, best, written, err, errlen);
     }
     free(g);
     free(best);
@@ -547,7 +547,7 @@ static int crossover_one(const gp_dataset *d, const gp_chart_opts *o,
 }
 
 int gp_chart_crossover(const gp_dataset *d, const gp_chart_opts *o,
-                       gp_strlist *written, char *msg, size_t msglen)
+                       gp_strlist *written, char *err, size_t errlen)
 {
     gp_where w = { .d = d, .need = need_config, .sweep_configs = 1 };
     gp_key *k;
@@ -566,7 +566,7 @@ int gp_chart_crossover(const gp_dataset *d, const gp_chart_opts *o,
         char why[512];
         int rc = crossover_one(d, o, &k[i], written, why, sizeof why);
         if (rc < 0) {
-            gp_fmt(msg, msglen, "%s", why);
+            gp_fmt(err, errlen, "%s", why);
             free(k);
             return -1;
         }
@@ -575,7 +575,7 @@ int gp_chart_crossover(const gp_dataset *d, const gp_chart_opts *o,
     free(k);
     if (drawn)
         return 0;
-    gp_fmt(msg, msglen, "crossover: skipped, no kernel has two or more configs "
+    gp_fmt(err, errlen, "crossover: skipped, no kernel has two or more configs "
              "measured at the same size (see gemmprof sweep)");
     return 1;
 }

@@ -30,30 +30,30 @@ time_t gp_parse_utc(const char *s)
 }
 
 int gp_ceilings_fresh(const char *path, const char *gpu_name,
-                      double max_age_s, time_t now, char *why, size_t whylen)
+                      double max_age_s, time_t now, char *err, size_t errlen)
 {
     gp_ceilings *c = malloc(sizeof *c);
     int fresh = 0;
     if (!c) {
-        snprintf(why, whylen, "out of memory");
+        snprintf(err, errlen, "out of memory");
         return 0;
     }
-    if (gp_ceilings_read(path, c, why, whylen) == 0) {
+    if (gp_ceilings_read(path, c, err, errlen) == 0) {
         const char *name = gp_meta_get(&c->meta, "gpu_name");
         const char *date = gp_meta_get(&c->meta, "date");
         time_t t = date ? gp_parse_utc(date) : (time_t)-1;
         if (!name || strcmp(name, gpu_name) != 0)
-            snprintf(why, whylen, "%s is for %s, not %s", path,
+            snprintf(err, errlen, "%s is for %s, not %s", path,
                      name ? name : "an unnamed GPU", gpu_name);
         else if (t == (time_t)-1)
-            snprintf(why, whylen, "%s has no valid '# date:' line", path);
+            snprintf(err, errlen, "%s has no valid '# date:' line", path);
         else if (difftime(now, t) > max_age_s)
-            snprintf(why, whylen, "%s is %.0f s old (max %.0f s)", path,
+            snprintf(err, errlen, "%s is %.0f s old (max %.0f s)", path,
                      difftime(now, t), max_age_s);
         else if (c->n == 0)
-            snprintf(why, whylen, "%s has no ceilings", path);
+            snprintf(err, errlen, "%s has no ceilings", path);
         else if (!gp_ceilings_find(c, "tf32_tensor"))   /* written before them */
-            snprintf(why, whylen, "%s has no tensor-core rows (an older gemmprof "
+            snprintf(err, errlen, "%s has no tensor-core rows (an older gemmprof "
                      "wrote it)", path);
         else
             fresh = 1;

@@ -75,9 +75,9 @@ void gp_nvml_close(gp_nvml *n);
 /* ---- the cache ---------------------------------------------------------- */
 
 /* 1 if `path` is a readable ceilings file for `gpu_name` whose "# date:"
- * is at most max_age_s before `now`; else 0 with the reason in `why`. */
+ * is at most max_age_s before `now`; else 0 with the reason in `err`. */
 int gp_ceilings_fresh(const char *path, const char *gpu_name,
-                      double max_age_s, time_t now, char *why, size_t whylen);
+                      double max_age_s, time_t now, char *err, size_t errlen);
 /* "2026-11-20T12:34:56Z" (also a space for T, no Z, or +00:00) -> time_t;
  * -1 if malformed. */
 time_t gp_parse_utc(const char *s);

@@ -245,11 +245,11 @@ gp_feature gp_registry_needs(const gp_kernel *k)
 }
 
 int gp_registry_can_run(const gp_kernel *k, int cc, const gp_build *b,
-                        char *status, size_t sn, char *why, size_t wn)
+                        char *status, size_t sn, char *err, size_t errlen)
 {
     if (gp_plugin_origin(k))
         return 1;
-    return gp_arch_can_run(gp_registry_needs(k), cc, b, status, sn, why, wn);
+    return gp_arch_can_run(gp_registry_needs(k), cc, b, status, sn, err, errlen);
 }
 
 int gp_registry_named(const char *spec, const char *name)

@@ -47,9 +47,9 @@ gp_feature gp_registry_needs(const gp_kernel *k);
 
 /* 1 if `k` can run on a device of compute capability `cc` with the code of
  * build `b`; else 0 with the row status ("skipped: needs sm_90a (wgmma)")
- * in `status` and the reason ("this GPU is sm_80") in `why`. */
+ * in `status` and the reason ("this GPU is sm_80") in `err`. */
 int gp_registry_can_run(const gp_kernel *k, int cc, const gp_build *b,
-                        char *status, size_t sn, char *why, size_t wn);
+                        char *status, size_t sn, char *err, size_t errlen);
 
 /* Print `--list` output, a header line, then one line per kernel: name,
  * precision, needs ("-" or "sm_80 cp.async"), here ("yes", "skipped", or

@@ -17,7 +17,7 @@ static int is_dir_target(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int gp_run_out_path(const char *out, char *path, size_t n, char *err, size_t en)
+int gp_run_out_path(const char *out, char *path, size_t n, char *err, size_t errlen)
 {
     char stamp[32];
     time_t t = time(NULL);
@@ -28,7 +28,7 @@ int gp_run_out_path(const char *out, char *path, size_t n, char *err, size_t en)
         return 0;
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        snprintf(err, en, "cannot create output directory '%s': %s", dir,
+        snprintf(err, errlen, "cannot create output directory '%s': %s", dir,
                  strerror(errno));
         return -1;
     }

@@ -31,20 +31,20 @@ static int require_gpu(void)
     return r && !strcmp(r, "1");
 }
 
-/* 0, or -1 with the reason in msg. */
+/* 0, or -1 with the reason in err. */
 static int run_one(gp_bench *b, const char *name, gp_profiler *p, gp_row *r,
-                   char *msg, size_t n)
+                   char *err, size_t errlen)
 {
     const gp_kernel *k = gp_registry_find(name);
     if (!k) {
-        snprintf(msg, n, "kernel %s is not registered (kernels/ladder.def)", name);
+        snprintf(err, errlen, "kernel %s is not registered (kernels/ladder.def)", name);
         return -1;
     }
     gp_run_opts o = {.reps = 20, .warmup = 5, .prof = p};
-    if (gp_cache_control_scrub("all", &o.scrub, msg, n) != 0)
+    if (gp_cache_control_scrub("all", &o.scrub, err, errlen) != 0)
         return -1;
     if (gp_bench_run(b, k, &o, r) != 0) {
-        snprintf(msg, n, "%s: %s (rel_err_fro %.3g, tolerance %.3g)", name,
+        snprintf(err, errlen, "%s: %s (rel_err_fro %.3g, tolerance %.3g)", name,
                  r->status, r->rel_err_fro, r->tolerance);
         return -1;
     }
