@@ -258,6 +258,9 @@ static void note_part(const gp_meta *meta, const char *part, gp_trace_merge_resu
     const char *w = gp_meta_get(meta, "warning");
     if (w && !res->warning[0])
         gp_fmt(res->warning, sizeof res->warning, "%s: %s", part, w);
+    const char *n = gp_meta_get(meta, "nvtx_error");
+    if (n && !res->warning[0])
+        gp_fmt(res->warning, sizeof res->warning, "--nvtx-include in %s: %s", part, n);
 }
 
 static int read_part(const char *dir, const char *name, merged *m, records *t,
