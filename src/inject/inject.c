@@ -25,7 +25,10 @@
 #include "util/util.h"
 #include "state.h"
 
-gp_inject gp_inj = { .lock = PTHREAD_MUTEX_INITIALIZER };
+/* Recursive: CUPTI may deliver Activity buffers on the thread that holds
+ * it (inside a profiler call), and a CUDA graph node's row (graph.c) is
+ * written from there. */
+gp_inject gp_inj = { .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP };
 
 static pthread_rwlock_t launch_lock;
 static char activity_trouble[400];      /* written once a part exists */
@@ -279,10 +282,9 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         launch_unprofiled(cb, UNPROFILED, f, &l, NULL);
         return;
     }
-    if (!copy) {
+    if ((profile || pick.first) && !copy) {
         gp_inject_out_of_memory("a kernel name");
-        if (profile || pick.first)
-            return;
+        return;
     }
     gp_inject_activity_want(cb->correlationId, pick.first_corr, profile);
     if (!profile) {

@@ -36,6 +36,11 @@ static const char *ascii(const nvtxEventAttributes_t *a)
 void gp_inject_nvtx_event(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
 {
     const char *want = gp_inj.nvtx_include;
+    if (!d->functionParams && cbid != CUPTI_CBID_NVTX_nvtxRangePop &&
+        cbid != CUPTI_CBID_NVTX_nvtxDomainRangePop) {
+        gp_nvtx_push(&stack, want, NULL);       /* a range, of no name we know */
+        return;
+    }
     switch (cbid) {
     case CUPTI_CBID_NVTX_nvtxRangePushA:
         gp_nvtx_push(&stack, want, ((const nvtxRangePushA_params *)d->functionParams)->message);

@@ -26,7 +26,8 @@ typedef struct {
     gp_metric_list metrics;     /* empty: --metrics none                  */
     gp_trace_filter filter;
     const char *nvtx_include;   /* --nvtx-include RANGE, or NULL          */
-    pthread_mutex_t lock;       /* filter, names, sessions, part file     */
+    pthread_mutex_t lock;       /* filter, names, sessions, part file;
+                                   recursive (inject.c says why)          */
     FILE *part;                 /* the run-file rows, NULL until a context */
     char part_path[4200];
     int noted_counters;         /* "# counters:" written                  */
