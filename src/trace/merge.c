@@ -175,18 +175,62 @@ static int add_launch(merged *m, const gp_trace_launch_time *l)
     return 0;
 }
 
-/* The row (index into m->rows, from `from` on) a record refers to: a
- * stream launch's own or its configuration's first, a graph node's; -1 if
- * none (the process died before writing it). */
-static int row_of(const merged *m, int from, const record *r, int own)
+/* A part's rows by correlation id (stream launches) and its graph nodes'
+ * rows, to find the row a record refers to without a scan per record. */
+typedef struct { long corr; int row; } by_corr_entry;
+typedef struct {
+    by_corr_entry *stream;      /* sorted by corr */
+    size_t nstream;
+    int *graph;                 /* rows with graph ids */
+    size_t ngraph;
+} row_index;
+
+static int by_corr(const void *a, const void *b)
 {
+    long x = ((const by_corr_entry *)a)->corr, y = ((const by_corr_entry *)b)->corr;
+    return (x > y) - (x < y);
+}
+
+static int index_rows(const merged *m, int from, row_index *ix)
+{
+    size_t n = (size_t)(m->n - from);
+    memset(ix, 0, sizeof *ix);
+    ix->stream = malloc((n + 1) * sizeof *ix->stream);
+    ix->graph = malloc((n + 1) * sizeof *ix->graph);
+    if (!ix->stream || !ix->graph)
+        return -1;
     for (int i = from; i < m->n; i++) {
-        const gp_row *row = &m->rows[i];
-        if (r->graph ? row->graph_id == r->graph_id && row->graph_node_id == r->node_id
-                     : row->graph_id < 0 && row->correlation_id == (own ? r->corr : r->first))
-            return i;
+        if (m->rows[i].graph_id >= 0)
+            ix->graph[ix->ngraph++] = i;
+        else
+            ix->stream[ix->nstream++] = (by_corr_entry){ m->rows[i].correlation_id, i };
     }
-    return -1;
+    qsort(ix->stream, ix->nstream, sizeof *ix->stream, by_corr);
+    return 0;
+}
+
+/* The row a record refers to: a stream launch's own (own) or its
+ * configuration's first, a graph node's; -1 if none (the process died
+ * before writing it).  Of two rows with one id (cannot happen in a part
+ * the library wrote), the first. */
+static int row_of(const merged *m, const row_index *ix, const record *r, int own)
+{
+    if (r->graph) {
+        for (size_t i = 0; i < ix->ngraph; i++) {
+            const gp_row *row = &m->rows[ix->graph[i]];
+            if (row->graph_id == r->graph_id && row->graph_node_id == r->node_id)
+                return ix->graph[i];
+        }
+        return -1;
+    }
+    by_corr_entry key = { own ? r->corr : r->first, 0 };
+    by_corr_entry *hit = ix->nstream ? bsearch(&key, ix->stream, ix->nstream, sizeof key,
+                                               by_corr) : NULL;
+    if (!hit)
+        return -1;
+    while (hit > ix->stream && hit[-1].corr == key.corr)
+        hit--;
+    return hit->row;
 }
 
 /* The launch of records v[0..k) (one launch: a profiled one may have a
@@ -217,13 +261,14 @@ static int join_launches(merged *m, int from, records *t)
     qsort(t->r, t->n, sizeof *t->r, by_launch);
     char *covered = calloc((size_t)(m->n - from) + 1, 1);
     double *scratch = malloc((t->n + 1) * sizeof *scratch);
-    int rc = covered && scratch ? 0 : -1;
+    row_index ix = { 0 };
+    int rc = covered && scratch && index_rows(m, from, &ix) == 0 ? 0 : -1;
     for (size_t i = 0, k; rc == 0 && i < t->n; i += k) {
         const record *r = &t->r[i];
         for (k = 1; !r->graph && i + k < t->n && !t->r[i + k].graph &&
                     t->r[i + k].corr == r->corr; k++)
             ;
-        int own = row_of(m, from, r, 1), row = own >= 0 ? own : row_of(m, from, r, 0);
+        int own = row_of(m, &ix, r, 1), row = own >= 0 ? own : row_of(m, &ix, r, 0);
         if (row < 0) {
             m->orphans += (long)k;
             continue;
@@ -243,6 +288,8 @@ static int join_launches(merged *m, int from, records *t)
         }
     free(covered);
     free(scratch);
+    free(ix.stream);
+    free(ix.graph);
     return rc;
 }
 
