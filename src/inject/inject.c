@@ -266,8 +266,12 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     /* no context: the driver refuses the launch, let it say so */
     if (!cb->context ||
         gp_inject_launch_params(cbid, cb->functionParams, &f, &stream, &l) != 0 ||
-        capturing(cbid, stream) || (gp_inj.nvtx_include && !gp_inject_nvtx_inside()))
+        capturing(cbid, stream))
         return;
+    if (gp_inj.nvtx_include && !gp_inject_nvtx_inside()) {
+        launch_unprofiled(cb, UNPROFILED, f, &l, NULL);     /* not traced, but runs */
+        return;
+    }
     gp_trace_config_key key;
     gp_trace_pick pick;
     config_key(f, &l, &key);

@@ -1,11 +1,13 @@
 /* trace.h - gemmprof trace: the kernels of any CUDA application on the
  * same roofline.  The command (command.c) runs CMD with a CUPTI injection
  * library (CUDA_INJECTION64_PATH; src/inject/, built as its own shared
- * object) that profiles each selected kernel launch with the Range Profiler
- * (auto range + kernel replay: CUPTI saves and restores the memory, as
- * gemmprof does not own the application's buffers) and times it with the
- * Activity API.  Each CUDA process writes its own part file into a private
- * folder; gemmprof merges them into one run file when CMD exits.
+ * object) that times every matching kernel launch with the Activity API
+ * and profiles a sample of them (by default the first of each launch
+ * configuration) with the Range Profiler (auto range + kernel replay:
+ * CUPTI saves and restores the memory, as gemmprof does not own the
+ * application's buffers).  Each CUDA process writes its own part file into
+ * a private folder; gemmprof merges them into one run file when CMD exits:
+ * a row per configuration, or per launch.
  *
  * The folder's interface: the command, and the pure pieces the CPU tests
  * exercise (options, the environment handed to CMD, merging and folding
