@@ -14,7 +14,9 @@
 #      and of ncu (same metrics, every launch), each minus the plain run's
 #   6. the ladder's counter tests (tests/cupti/test_counters.c), which now
 #      check flop_count with the tensor-path counters on every TF32/FP64 rung
-# and a summary table.  Run files and logs go to $OUT; nothing is rendered
+# and a summary table.  Every launch is profiled here (--sample all
+# --per-launch), as ncu does without a filter; scripts/trace-scale.sh
+# measures the default sampling.  Run files and logs go to $OUT; nothing is rendered
 # (no gnuplot there): plot them elsewhere with gemmprof plot.
 #   7. (cost, on request) the overhead by pass count, with each launch's cost by phase
 #   scripts/trace-check.sh [STAGE...]   stages: build test torch ncu overhead cost ladder
@@ -95,12 +97,12 @@ stage_torch() {
 stage_ncu() {
     command -v "$NCU" >/dev/null || { note "ncu: $NCU not found"; status=1; return 1; }
     local t0 cache; t0=$(now)
-    "$GP" trace -o "$OUT/fixture-trace.csv" -- "$APP" --expect "$OUT/fixture-expect.txt" \
+    "$GP" trace --sample all --per-launch -o "$OUT/fixture-trace.csv" -- "$APP" --expect "$OUT/fixture-expect.txt" \
         >"$OUT/fixture-trace.log" 2>&1 || status=1
     $CMP expect "$OUT/fixture-trace.csv" "$OUT/fixture-expect.txt" >"$OUT/fixture-expect.log" 2>&1 ||
         status=1
     # the same launches without replay: how far a profiled launch's duration is
-    "$GP" trace --metrics none -o "$OUT/fixture-unprofiled.csv" -- "$APP" \
+    "$GP" trace --metrics none --per-launch -o "$OUT/fixture-unprofiled.csv" -- "$APP" \
         >"$OUT/fixture-unprofiled.log" 2>&1 || status=1
     $CMP times "$OUT/fixture-trace.csv" "$OUT/fixture-unprofiled.csv" >"$OUT/fixture-times.cmp" 2>&1
     cat "$OUT/fixture-times.cmp"
@@ -124,7 +126,7 @@ stage_overhead() {
     "$APP" --launches "$RUNS" >/dev/null 2>&1              # warm the driver's caches
     t0=$(now); "$APP" --launches "$RUNS" >"$OUT/overhead-plain.log" 2>&1; plain=$(since "$t0")
     t0=$(now)
-    "$GP" trace -o "$OUT/overhead-trace.csv" -- "$APP" --launches "$RUNS" >"$OUT/overhead-trace.log" 2>&1 ||
+    "$GP" trace --sample all --per-launch -o "$OUT/overhead-trace.csv" -- "$APP" --launches "$RUNS" >"$OUT/overhead-trace.log" 2>&1 ||
         status=1
     tr=$(since "$t0")
     metrics=$(metrics_of "$OUT/overhead-trace.csv")
@@ -159,7 +161,7 @@ stage_cost() {
         for run in 1 2; do
             f=$OUT/cost-$set-$run
             t0=$(now)
-            "$GP" trace --metrics "$metrics" -o "$f.csv" -- \
+            "$GP" trace --sample all --per-launch --metrics "$metrics" -o "$f.csv" -- \
                 "$APP" --launches "$RUNS" --expect "$f.expect" >"$f.log" 2>&1 || status=1
             tr=$(since "$t0")
             passes=$(sed -n 's/^# passes: //p' "$f.csv" | head -1)

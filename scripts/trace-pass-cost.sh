@@ -29,7 +29,7 @@ status=0
 printf '%-18s %-22s %6s %10s %s\n' set kernels passes ms/launch "profiling_cost (per launch)"
 one() {   # NAME METRICS REGEX
     local f=$TMP/run.csv re=${3:-.}
-    if ! "$GP" trace --metrics "$2" --kernel-regex "$re" -o "$f" -- "$APP" --launches "$RUNS" \
+    if ! "$GP" trace --sample all --per-launch --metrics "$2" --kernel-regex "$re" -o "$f" -- "$APP" --launches "$RUNS" \
             >"$TMP/log" 2>&1; then
         echo "$1 $re: trace failed: $(tail -1 "$TMP/log")"; status=1; return
     fi

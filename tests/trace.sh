@@ -18,10 +18,13 @@ unset CUDA_INJECTION64_PATH
 
 # ---- bad input: one line, exit 2, CMD never runs ----
 expect trace/help 0 '' -- "$GP" trace --help
-grep -q -- '--kernel-regex RE' "$TMP/out" && pass trace/help_names_options ||
-    fail trace/help_names_options
+grep -q -- '--kernel-regex RE' "$TMP/out" && grep -q -- '--sample SPEC' "$TMP/out" &&
+    grep -q -- '--per-launch' "$TMP/out" && grep -q -- '--nvtx-include RANGE' "$TMP/out" &&
+    pass trace/help_names_options || fail trace/help_names_options
 expect trace/no_command 2 '^gemmprof: trace: no command given' -- "$GP" trace --summary
 expect trace/bad_count 2 "launch-count: 'x' is not an integer in 0\\.\\." -- "$GP" trace --launch-count x -- touch ran
+expect trace/bad_sample 2 "^gemmprof: trace: --sample: 'per-config:0' is not all, per-config or per-config:N" -- \
+    "$GP" trace --sample per-config:0 -- touch ran
 expect trace/bad_regex 2 "kernel-regex: '\(': " -- "$GP" trace --kernel-regex '(' -- touch ran
 if "$GP" --list-metrics --chip GH100 >/dev/null 2>cupti.err; then
     expect trace/unknown_metric 2 'unknown metric for every chip CUPTI knows: nope.sum' -- \
@@ -69,8 +72,9 @@ if ! command -v nm >/dev/null || ! command -v readelf >/dev/null; then
     skip trace/lib_exports_entry_only "no binutils (nm, readelf) here"
 elif [ -r "$LIB" ]; then
     syms=$(nm -D --defined-only "$LIB" | awk '{ print $3 }')
-    [ "$syms" = InitializeInjection ] && pass trace/lib_exports_entry_only ||
-        fail trace/lib_exports_entry_only "$syms"
+    # CUDA's entry point and NVTX's (--nvtx-include), nothing else
+    [ "$(sort <<<"$syms" | tr '\n' ' ')" = 'InitializeInjection InitializeInjectionNvtx2 ' ] &&
+        pass trace/lib_exports_entry_only || fail trace/lib_exports_entry_only "$syms"
     # it runs inside someone else's process: it never ends it, nor prints
     # into its stdout or stderr (trouble goes to the part file)
     bad=$(nm -D --undefined-only "$LIB" | awk '{ sub(/@.*/, "", $2); print $2 }' |
@@ -86,8 +90,8 @@ fi
 
 # ---- merged parts: rows, durations, readers ----
 cp -r "$here/fixtures/trace/parts" parts
-expect trace/merge 0 'trace: 5 rows from 2 CUDA processes' -- \
-    "$GP" trace --merge parts -o merged.csv
+expect trace/merge 0 'trace: 5 rows \(5 launches, 0 from CUDA graphs\) from 2 CUDA processes' -- \
+    "$GP" trace --merge parts --per-launch -o merged.csv
 python3 - merged.csv >py.txt 2>&1 <<'EOF'
 import csv, sys
 lines = [l for l in open(sys.argv[1]) if not l.startswith('#')]
@@ -115,7 +119,11 @@ if command -v gnuplot >/dev/null; then
     [ "$n" = 5 ] && pass trace/gnuplot_reads_quoted_names ||
         fail trace/gnuplot_reads_quoted_names "gnuplot counted '$n' records"
 fi
+# the default: a row per configuration (--summary says the same)
+expect trace/per_config_default 0 'trace: 4 rows \(5 launches' -- "$GP" trace --merge parts -o def.csv
 expect trace/summary 0 'trace: 4 rows' -- "$GP" trace --merge parts --summary -o sum.csv
+cmp -s <(grep -v '^# \(command\|date\|host\)' def.csv) <(grep -v '^# \(command\|date\|host\)' sum.csv) &&
+    pass trace/summary_is_the_default || fail trace/summary_is_the_default "$(diff def.csv sum.csv | head -5)"
 awk -F, '/^kernel,/ { for (i = 1; i <= NF; i++) c[$i] = i }
           /^sm90_xmma/ { print $c["launches"] "," $c["time_total_ms"] }' sum.csv | grep -qx '2,0.771' &&
     pass trace/summary_folds_launches || fail trace/summary_folds_launches "$(grep sm90 sum.csv)"

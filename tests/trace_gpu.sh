@@ -5,7 +5,12 @@
 # facts, Activity API duration and counters, and its FFMA, FADD, FMUL, DFMA
 # and BF16 tensor counts equal what the kernels execute, exactly; the
 # application's stdout, stdin and exit status are its own; child processes
-# are traced; a crash keeps every row before it; the rows plot.
+# are traced; a crash keeps every row before it; the rows plot.  And at
+# scale (tests/fixtures/trace/scale.cu: 1051 stream launches of four
+# configurations, a CUDA graph replayed 5 times, NVTX ranges): the default
+# sampling's rows account for every launch, graph kernels appear with their
+# ids, --nvtx-include keeps the launches of its range, and a long kernel's
+# per-configuration time agrees with --metrics none.
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 export GEMMPROF_PLOTS=${GEMMPROF_PLOTS:-$here/../plots}
@@ -42,8 +47,9 @@ want() {
 rc=$?
 [ $rc = 0 ] && pass trace_gpu/plain_run || fail trace_gpu/plain_run "exit $rc: $(cat plain.err)"
 
-# ---- one traced run: every launch, every check ----
-"$GP" trace -o t.csv -- ./app --launches 2 --expect expect.txt >traced.out 2>traced.err
+# ---- one traced run: every launch profiled, every check ----
+"$GP" trace --sample all --per-launch -o t.csv -- ./app --launches 2 --expect expect.txt \
+    >traced.out 2>traced.err
 rc=$?
 [ $rc = 0 ] && pass trace_gpu/traced_run_exit_0 || fail trace_gpu/traced_run_exit_0 "exit $rc: $(cat traced.err)"
 cmp -s plain.out traced.out && pass trace_gpu/stdout_untouched ||
@@ -104,6 +110,85 @@ OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 "$GP" trace -o r.csv -- ./app >/de
 [ "$(col r.csv rank | sort -u)" = 1 ] && [ "$(col r.csv ranks | sort -u)" = 2 ] &&
     pass trace_gpu/mpi_rank_tagged || fail trace_gpu/mpi_rank_tagged "$(col r.csv rank | sort -u)"
 
+# ---- at scale: sampling per configuration, CUDA graphs, NVTX ----
+if ! "$NVCC" -O3 -arch="sm_${cc:-90}" -o scale "$here/fixtures/trace/scale.cu" -ldl >sbuild.log 2>&1; then
+    fail trace_gpu/scale_fixture_builds "$(tail -5 sbuild.log)"
+else
+    pass trace_gpu/scale_fixture_builds
+    ./scale --expect scale.txt >scale.out 2>&1 || fail trace_gpu/scale_plain_run "$(cat scale.out)"
+    want_n() { awk -v k="$1" '$1 == k { print $2 }' scale.txt; }
+    # sumcol FILE COLUMN [graph|stream]: the column's sum over those rows
+    sumcol() {
+        python3 -c 'import csv,sys
+rows=[r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+kind=sys.argv[3] if len(sys.argv) > 3 else ""
+rows=[r for r in rows if not kind or (r["graph_id"] != "NA") == (kind == "graph")]
+print(sum(int(r[sys.argv[2]]) for r in rows))' "$@"
+    }
+    "$GP" trace -o d.csv -- ./scale >d.out 2>d.err
+    rc=$?
+    [ $rc = 0 ] && cmp -s d.out scale.out && pass trace_gpu/scale_traced_run ||
+        fail trace_gpu/scale_traced_run "exit $rc: $(cat d.err)"
+    # every kernel execution is in a row: the stream launches and the graphs'
+    [ "$(sumcol d.csv launches)" = "$(want_n launches)" ] &&
+        [ "$(sumcol d.csv launches graph)" = "$(want_n graph)" ] &&
+        pass trace_gpu/sampled_rows_count_every_launch || fail trace_gpu/sampled_rows_count_every_launch \
+        "$(sumcol d.csv launches) launches in rows ($(sumcol d.csv launches graph) from graphs), made $(want_n launches) ($(want_n graph)): $(cat d.err)"
+    # one row per configuration (A, B, C, D) and per graph node (3), each
+    # stream configuration profiled once, timed from its unprofiled launches
+    python3 - d.csv >d.check 2>&1 <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#')))
+stream = [r for r in rows if r['graph_id'] == 'NA']
+graph = [r for r in rows if r['graph_id'] != 'NA']
+assert len(stream) == 4 and len(graph) == 3, (len(stream), len(graph))
+for r in stream:
+    assert r['profiled'] == '1', (r['kernel'], r['profiled'])
+    n = int(r['launches'])
+    if n > 1:
+        assert r['time_source'] == 'activity' and int(r['reps']) == n - 1, (r['kernel'], r['time_source'], r['reps'])
+        assert r['sm__sass_thread_inst_executed_op_ffma_pred_on.sum'] != 'NA', r['kernel']
+    else:
+        assert r['time_source'] in ('profiled-activity', 'gpu__time_duration'), r['time_source']
+        assert r['kernel'].startswith('once'), r['kernel']
+launches = sorted(int(r['launches']) for r in stream)
+assert launches == [1, 150, 200, 700], launches
+for r in graph:
+    assert int(r['launches']) == 5 and r['graph_node_id'] != 'NA', r
+    assert r['status'].startswith('counters NA: kernel of a CUDA graph'), r['status']
+    assert r['time_ms'] != 'NA' and r['profiled'] == '0'
+print('ok')
+EOF
+    grep -qx ok d.check && pass trace_gpu/per_config_rows_and_graph_nodes ||
+        fail trace_gpu/per_config_rows_and_graph_nodes "$(tail -3 d.check)"
+    "$GP" trace --per-launch -o pl.csv -- ./scale >/dev/null 2>pl.err
+    [ "$(rows pl.csv)" = "$(want_n launches)" ] && [ "$(sumcol pl.csv profiled)" = 4 ] &&
+        pass trace_gpu/per_launch_rows || fail trace_gpu/per_launch_rows \
+        "$(rows pl.csv) rows, $(sumcol pl.csv profiled) profiled: $(cat pl.err)"
+    "$GP" trace --nvtx-include step -o nv.csv -- ./scale >/dev/null 2>nv.err
+    [ "$(sumcol nv.csv launches)" = "$(want_n nvtx_step)" ] &&
+        [ "$(sumcol nv.csv launches graph)" = "$(want_n nvtx_graph)" ] &&
+        pass trace_gpu/nvtx_include_restricts || fail trace_gpu/nvtx_include_restricts \
+        "$(sumcol nv.csv launches) launches ($(sumcol nv.csv launches graph) from graphs), wanted $(want_n nvtx_step) ($(want_n nvtx_graph)): $(grep -h nvtx_error nv.csv) $(cat nv.err)"
+    # a long kernel's time (spin, ~40 us): the sampled run's median over its
+    # unprofiled launches against --metrics none's over all of them, within
+    # 3% (two runs of the same program; the profiled launch left out)
+    "$GP" trace --metrics none -o none.csv -- ./scale >/dev/null 2>none.err
+    python3 - d.csv none.csv >t.check 2>&1 <<'EOF'
+import csv, sys
+def spin(path):
+    rows = csv.DictReader(l for l in open(path) if not l.startswith('#'))
+    return [float(r['time_ms']) for r in rows if r['kernel'].startswith('spin') and r['graph_id'] == 'NA'][0]
+a, b = spin(sys.argv[1]), spin(sys.argv[2])
+dev = abs(a / b - 1) * 100
+print('spin %.4f ms sampled, %.4f ms --metrics none: %.2f%%' % (a, b, dev))
+assert b > 0.01 and dev < 3, dev
+print('ok')
+EOF
+    grep -qx ok t.check && pass trace_gpu/per_config_time_matches_metrics_none ||
+        fail trace_gpu/per_config_time_matches_metrics_none "$(head -3 t.check)"
+fi
+
 # ---- the rows plot (the GPU machine may have no gnuplot: then the lead
 # plots the run files the device script keeps) ----
 if command -v gnuplot >/dev/null; then
@@ -115,4 +200,5 @@ else
 fi
 if [ -n "${TRACE_KEEP:-}" ]; then          # the device script keeps the files
     mkdir -p "$TRACE_KEEP" && cp t.csv s.csv expect.txt "$TRACE_KEEP/"
+    cp d.csv pl.csv nv.csv none.csv scale.txt t.check "$TRACE_KEEP/" 2>/dev/null
 fi

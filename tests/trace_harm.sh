@@ -6,7 +6,7 @@
 # and under trace with the default metrics and with --metrics none; each
 # traced run exits as the plain one did, prints the same, ends within the
 # timeout (a hang is exit 124), and leaves a well-formed run file with the
-# rows of its launches.
+# rows of its launches (--per-launch: a row each).
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 GP=$(cd "$(dirname "$GP")" && pwd)/$(basename "$GP")
@@ -63,7 +63,7 @@ case_() {
     local mode
     for mode in default none; do
         local t="trace_harm/$name/$mode" out="$name.$mode"
-        timeout -k 5 "$LIMIT" "$GP" trace -q --metrics "$mode" -o "$out.csv" -- ./harm "$name" \
+        timeout -k 5 "$LIMIT" "$GP" trace -q --per-launch --metrics "$mode" -o "$out.csv" -- ./harm "$name" \
             >"$out" 2>"$out.err"
         local trc=$?
         [ "$trc" = "$rc" ] && pass "$t/exit_status" ||

@@ -38,6 +38,7 @@ const gp_column gp_columns[] = {
     LNG(pid), LNG(correlation_id), LNG(launches), DBL(time_total_ms),
     DBL(sustained_ms), DBL(power_w), DBL(energy_j), DBL(ref_time_ms),
     DBL(comm_total_ms),       /* appended: the order of older columns stays */
+    LNG(graph_id), LNG(graph_node_id), LNG(profiled), STR(time_source),
 };
 #undef STR
 #undef LNG

@@ -122,6 +122,16 @@ typedef struct {
      * with this kernel's timed ones (pct_cublas is then the median of the
      * per-pair ratios, not ref_time_ms / time_ms) */
     double ref_time_ms;
+    /* gemmprof trace, appended: a kernel launched from a CUDA graph (its
+     * CUPTI graph and node ids; NA for stream launches), how many of the
+     * row's launches were profiled (replayed for counters), and where
+     * time_ms comes from: "activity" (unprofiled launches' Activity
+     * records), "profiled-activity" (a replayed launch's own record: the
+     * row had no unprofiled launch) or "gpu__time_duration" (the
+     * profiler's counter: the replayed launch's record had zero length) */
+    long graph_id, graph_node_id;
+    long profiled;
+    char time_source[24];
 } gp_row;
 
 /* A row with every number NA and strings empty. */

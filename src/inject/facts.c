@@ -80,7 +80,7 @@ typedef struct { const void *f; char *symbol, *name; } name_entry;
 static name_entry *names;
 static size_t names_cap, names_n;
 
-static char *demangle(const char *symbol)
+char *gp_inject_demangle(const char *symbol)
 {
     int status = -1;
     char *d = symbol ? __cxa_demangle(symbol, NULL, NULL, &status) : NULL;
@@ -124,7 +124,7 @@ const char *gp_inject_kernel_name(CUfunction f, const char *symbol)
     const char *mangled = symbol;
     if (!mangled || !*mangled)
         gp_inj.drv->cuFuncGetName(&mangled, f);
-    char *name = demangle(mangled), *copy = strdup(mangled ? mangled : "");
+    char *name = gp_inject_demangle(mangled), *copy = strdup(mangled ? mangled : "");
     if (!name || !copy) {
         free(name);
         free(copy);

@@ -2,15 +2,19 @@
  *
  * InitializeInjection (called by the driver inside cuInit) subscribes to
  * context creation and destruction and to the kernel launch APIs.  At a
- * launch's API entry the kernel is named and the filter decides; a
- * selected launch starts the Range Profiler of its context (auto range +
- * kernel replay, replay.c), CUPTI replays the kernel inside the launch
- * call, and at the API exit the counters are evaluated, the row written
- * and flushed.  A selected launch holds a writer lock from entry to exit
- * and every other launch a reader lock, so no kernel of another thread
- * slips into a profiled range.  Nothing is printed: CMD's output is its
- * own; what went wrong goes into the part file as "# key: value" lines.
- * A forked child and an exiting process are left alone (guard.c). */
+ * launch's API entry the kernel is named and the filter decides
+ * (filter.c): a launch that matches is timed by the Activity API
+ * (activity.c), and the first of its launch configuration writes the
+ * row the others refer to; a launch chosen for counters starts the Range
+ * Profiler of its context (auto range + kernel replay, replay.c), CUPTI
+ * replays the kernel inside the launch call, and at the API exit the
+ * counters are evaluated, the row written and flushed.  A profiled launch
+ * holds a writer lock from entry to exit and every other launch a reader
+ * lock, so no kernel of another thread slips into a profiled range (with
+ * --metrics none nothing is profiled and no lock is taken).  Nothing is
+ * printed: CMD's output is its own; what went wrong goes into the part
+ * file as "# key: value" lines.  A forked child and an exiting process are
+ * left alone (guard.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,10 +25,14 @@
 #include "util/util.h"
 #include "state.h"
 
-gp_inject gp_inj = { .lock = PTHREAD_MUTEX_INITIALIZER };
+/* Recursive: CUPTI may deliver Activity buffers on the thread that holds
+ * it (inside a profiler call), and a CUDA graph node's row (graph.c) is
+ * written from there. */
+gp_inject gp_inj = { .lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP };
 
 static pthread_rwlock_t launch_lock;
 static char activity_trouble[400];      /* written once a part exists */
+static char nvtx_trouble[200];
 
 typedef struct {
     CUcontext ctx;
@@ -45,8 +53,10 @@ static struct {
 static double now_ms(void) { return 1e3 * gp_seconds(); }
 
 /* The launch this thread is in, between its API entry and exit. */
+enum { NONE, UNPROFILED, PROFILED, FIRST };     /* FIRST: unprofiled, writes the row */
 typedef struct {
-    int state;                          /* 0 none, 1 not profiled, 2 profiled */
+    int state;
+    int locked;                         /* holds the launch lock          */
     uint32_t corr;
     double t_enter, t_launch;           /* profiled: entry, end of entry  */
     CUfunction f;
@@ -55,6 +65,11 @@ typedef struct {
     gp_replay *rp;                      /* started for this launch, or NULL */
 } inflight;
 static __thread inflight tl;
+
+static const CUpti_CallbackId graph_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
 
 static const CUpti_CallbackId launch_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
@@ -146,7 +161,7 @@ static void end_sessions_at_exit(void)
 {
     if (gp_inject_forked())
         return;
-    int drained = !tl.state && pthread_rwlock_wrlock(&launch_lock) == 0;
+    int drained = !tl.locked && pthread_rwlock_wrlock(&launch_lock) == 0;
     gp_inject_stop();
     pthread_mutex_lock(&gp_inj.lock);
     while (nsessions > 0)
@@ -165,7 +180,7 @@ static int drain_launches(void)
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 1;
-    return !tl.state && pthread_rwlock_timedwrlock(&launch_lock, &until) == 0;
+    return !tl.locked && pthread_rwlock_timedwrlock(&launch_lock, &until) == 0;
 }
 
 /* The part file exists once the process has a context: that is what tells
@@ -178,6 +193,8 @@ static void open_part(CUcontext ctx)
     gp_inject_part_open(dev);
     if (gp_inj.part && activity_trouble[0])
         gp_inject_part_note("timing_error", activity_trouble);
+    if (gp_inj.part && nvtx_trouble[0])
+        gp_inject_part_note("nvtx_error", nvtx_trouble);
 }
 
 /* A launch into a stream being captured into a graph runs later, in the
@@ -208,6 +225,35 @@ static int take_launch_lock(int writer)
     return -1;
 }
 
+/* The launch's configuration, as the filter keys it. */
+static void config_key(CUfunction f, const gp_trace_launch *l, gp_trace_config_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->func = f;
+    memcpy(k->grid, l->grid, sizeof k->grid);
+    memcpy(k->block, l->block, sizeof k->block);
+    memcpy(k->cluster, l->cluster, sizeof k->cluster);
+    k->dyn_smem = l->dyn_smem;
+}
+
+/* An unprofiled launch: timed only.  It waits for a profiled range of
+ * another thread to end (reader lock) only while counters are on. */
+static void launch_unprofiled(const CUpti_CallbackData *cb, int state, CUfunction f,
+                              const gp_trace_launch *l, char *name)
+{
+    int locked = gp_inj.metrics.count > 0;
+    if (locked && take_launch_lock(0) != 0) {
+        free(name);
+        return;
+    }
+    tl = (inflight){ .state = state, .locked = locked, .corr = cb->correlationId };
+    if (state == FIRST) {
+        tl.f = f;
+        tl.l = *l;
+        tl.name = name;
+    }
+}
+
 static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (tl.state || gp_inject_idle())   /* a launch inside ours (CUPTI's) */
@@ -222,31 +268,39 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         gp_inject_launch_params(cbid, cb->functionParams, &f, &stream, &l) != 0 ||
         capturing(cbid, stream))
         return;
+    if (gp_inj.nvtx_include && !gp_inject_nvtx_inside()) {
+        launch_unprofiled(cb, UNPROFILED, f, &l, NULL);     /* not traced, but runs */
+        return;
+    }
+    gp_trace_config_key key;
+    gp_trace_pick pick;
+    config_key(f, &l, &key);
     pthread_mutex_lock(&gp_inj.lock);
     open_part(cb->context);
     const char *name = gp_inject_kernel_name(f, cb->symbolName);
-    int selected = gp_trace_filter_select(&gp_inj.filter, name);
-    char *copy = selected ? strdup(name) : NULL;
+    gp_trace_filter_pick(&gp_inj.filter, name, &key, cb->correlationId, &pick);
+    int profile = pick.profiled && gp_inj.metrics.count > 0;
+    char *copy = pick.timed && (profile || pick.first) ? strdup(name) : NULL;
     pthread_mutex_unlock(&gp_inj.lock);
-    if (selected && !copy)
+    if (!pick.timed) {
+        launch_unprofiled(cb, UNPROFILED, f, &l, NULL);
+        return;
+    }
+    if ((profile || pick.first) && !copy) {
         gp_inject_out_of_memory("a kernel name");
-    if (!selected || !copy) {
-        free(copy);
-        if (take_launch_lock(0) == 0)
-            tl = (inflight){ .state = 1, .corr = cb->correlationId };
+        return;
+    }
+    gp_inject_activity_want(cb->correlationId, pick.first_corr, profile);
+    if (!profile) {
+        launch_unprofiled(cb, pick.first ? FIRST : UNPROFILED, f, &l, copy);
         return;
     }
     if (take_launch_lock(1) != 0) {
         free(copy);
         return;
     }
-    tl = (inflight){ .state = 2, .corr = cb->correlationId, .t_enter = t0, .f = f,
-                     .l = l, .name = copy };
-    gp_inject_activity_want(cb->correlationId);
-    if (gp_inj.metrics.count == 0) {
-        tl.t_launch = now_ms();
-        return;
-    }
+    tl = (inflight){ .state = PROFILED, .locked = 1, .corr = cb->correlationId, .t_enter = t0,
+                     .f = f, .l = l, .name = copy };
     pthread_mutex_lock(&gp_inj.lock);
     gp_replay *rp = session_for(cb->context);
     char err[512];
@@ -258,16 +312,10 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     tl.t_launch = now_ms();
 }
 
-static void launch_exit(const CUpti_CallbackData *cb)
+/* The row of the launch this thread is leaving: its identity and static
+ * facts; counters NA unless it was profiled. */
+static void launch_row(const CUpti_CallbackData *cb, gp_row *r)
 {
-    if (!tl.state || tl.corr != cb->correlationId)
-        return;
-    if (tl.state == 1) {
-        tl.state = 0;
-        pthread_rwlock_unlock(&launch_lock);
-        return;
-    }
-    double t_exit = now_ms();
     gp_trace_launch *l = &tl.l;
     l->name = tl.name;
     l->pid = gp_inj.pid;
@@ -275,18 +323,53 @@ static void launch_exit(const CUpti_CallbackData *cb)
     l->ranks = gp_inj.ranks;
     l->correlation_id = cb->correlationId;
     gp_inject_launch_facts(tl.f, l);
-    gp_row r;
-    gp_trace_launch_row(l, &r);
-    char err[512] = "";
-    int counted = !tl.rp || gp_replay_stop(tl.rp, tl.name, r.metric, err, sizeof err) == 0;
-    double t_row = now_ms();
+    gp_trace_launch_row(l, r);
+    r->profiled = tl.state == PROFILED;
     CUresult rc = cb->functionReturnValue ? *(const CUresult *)cb->functionReturnValue
                                           : CUDA_SUCCESS;
     if (rc != CUDA_SUCCESS) {
         const char *e = NULL;
         gp_inj.drv->cuGetErrorName(rc, &e);
-        snprintf(r.status, sizeof r.status, "error: launch failed: %s", e ? e : "?");
+        snprintf(r->status, sizeof r->status, "error: launch failed: %s", e ? e : "?");
     }
+}
+
+/* Leaving a launch that was not profiled: the first of its configuration
+ * writes the row the others' records refer to. */
+static void leave_unprofiled(const CUpti_CallbackData *cb)
+{
+    inflight was = tl;
+    tl = (inflight){ 0 };
+    if (was.locked)
+        pthread_rwlock_unlock(&launch_lock);
+    if (was.state != FIRST)
+        return;
+    tl = was;                           /* launch_row reads it */
+    tl.state = FIRST;
+    gp_row r;
+    launch_row(cb, &r);
+    gp_row_derive(&r);
+    tl = (inflight){ 0 };
+    pthread_mutex_lock(&gp_inj.lock);
+    gp_inject_part_row(&r);
+    pthread_mutex_unlock(&gp_inj.lock);
+    free(was.name);
+}
+
+static void launch_exit(const CUpti_CallbackData *cb)
+{
+    if (!tl.state || tl.corr != cb->correlationId)
+        return;
+    if (tl.state != PROFILED) {
+        leave_unprofiled(cb);
+        return;
+    }
+    double t_exit = now_ms();
+    gp_row r;
+    launch_row(cb, &r);
+    char err[512] = "";
+    int counted = !tl.rp || gp_replay_stop(tl.rp, tl.name, r.metric, err, sizeof err) == 0;
+    double t_row = now_ms();
     gp_row_derive(&r);
     pthread_mutex_lock(&gp_inj.lock);
     if (!counted)
@@ -307,6 +390,13 @@ static void launch_exit(const CUpti_CallbackData *cb)
     pthread_mutex_lock(&gp_inj.lock);
     cost.flush_ms += t_end - t_flush;
     pthread_mutex_unlock(&gp_inj.lock);
+}
+
+/* --nvtx-include: a graph launch inside the range has its kernels timed. */
+static void graph_launch(const CUpti_CallbackData *cb)
+{
+    if (cb->callbackSite == CUPTI_API_ENTER && !gp_inject_idle() && gp_inject_nvtx_inside())
+        gp_inject_activity_want_graph(cb->correlationId);
 }
 
 static void context_event(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
@@ -338,9 +428,19 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
         context_event(cbid, data);
         return;
     }
+    if (domain == CUPTI_CB_DOMAIN_NVTX) {
+        if (!gp_inject_forked())
+            gp_inject_nvtx_event(cbid, data);
+        return;
+    }
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API)
         return;
     const CUpti_CallbackData *cb = data;
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+        cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+        graph_launch(cb);
+        return;
+    }
     if (cb->callbackSite == CUPTI_API_ENTER)
         launch_enter(cbid, cb);
     else
@@ -377,10 +477,11 @@ static void at_exit(void)
 {
     if (gp_inject_forked())
         return;
-    if (!tl.state)
+    int locked = tl.locked;
+    if (!locked)
         pthread_rwlock_wrlock(&launch_lock);
     gp_inject_stop();
-    if (!tl.state)
+    if (!locked)
         pthread_rwlock_unlock(&launch_lock);
     gp_inject_activity_flush(1);
     pthread_mutex_lock(&gp_inj.lock);
@@ -407,9 +508,11 @@ static int read_settings(char *err, size_t errlen)
     const char *metrics = getenv(GP_TRACE_ENV_METRICS);
     if (gp_metric_list_parse(metrics ? metrics : "default", &gp_inj.metrics, err, errlen) != 0)
         return -1;
+    const char *nvtx = getenv(GP_TRACE_ENV_NVTX);
+    gp_inj.nvtx_include = nvtx && *nvtx ? nvtx : NULL;
     return gp_trace_filter_init(&gp_inj.filter, getenv(GP_TRACE_ENV_REGEX),
                                 getenv(GP_TRACE_ENV_SKIP), getenv(GP_TRACE_ENV_COUNT),
-                                err, errlen);
+                                getenv(GP_TRACE_ENV_SAMPLE), err, errlen);
 }
 
 /* Without callbacks nothing can be traced: a part file that says why, so
@@ -453,21 +556,45 @@ static int subscribe(char *err, size_t errlen)
                                      CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     for (size_t i = 0; r == CUPTI_SUCCESS && i < sizeof launch_cbids / sizeof *launch_cbids; i++)
         r = api->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids[i]);
+    /* --nvtx-include: graph launches inside the range, and the ranges */
+    for (size_t i = 0; r == CUPTI_SUCCESS && gp_inj.nvtx_include &&
+                       i < sizeof graph_cbids / sizeof *graph_cbids; i++)
+        r = api->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, graph_cbids[i]);
     if (r != CUPTI_SUCCESS) {
         gp_cupti_error(api, "cuptiEnableCallback", r, err, errlen);
         api->cuptiUnsubscribe(sub);
         return -1;
     }
+    if (gp_inj.nvtx_include) {
+        gp_inject_activity_filter_graphs();
+        if (gp_inject_nvtx_subscribe(sub, nvtx_trouble, sizeof nvtx_trouble) != 0)
+            return 0;                   /* traced, but no launch is in a range */
+    }
     return 0;
 }
 
-__attribute__((visibility("default"))) int InitializeInjection(void)
+void gp_inject_nvtx_forwarded(const char *why)
 {
-    static int done;
+    if (why && !nvtx_trouble[0])
+        snprintf(nvtx_trouble, sizeof nvtx_trouble, "%s: no NVTX range is seen, so no "
+                 "launch is inside --nvtx-include's", why);
+}
+
+/* Once per process, from whichever entry point comes first: NVTX may
+ * load the library (--nvtx-include) before the application touches CUDA.
+ * Only the first call does anything; a call from inside it (cuInit,
+ * reached from loading the driver) finds it under way. */
+static int setup_once(void)
+{
+    static int state;                   /* 0 not yet, 1 under way or done, -1 failed */
     char why[600];
     const char *dir = getenv(GP_TRACE_ENV_DIR);
-    if (done++ || !dir || !*dir)       /* injected by something else: idle */
-        return 1;
+    if (state)
+        return state > 0 ? 0 : -1;
+    state = -1;
+    if (!dir || !*dir)                  /* injected by something else: idle */
+        return -1;
+    state = 1;
     pthread_rwlockattr_t attr;
     pthread_rwlockattr_init(&attr);
     pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
@@ -476,10 +603,27 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
         !(gp_inj.drv = gp_cudrv_load(why, sizeof why)) ||
         !(gp_inj.api = gp_cupti_load(why, sizeof why)) || subscribe(why, sizeof why) != 0) {
         cannot_trace(why);
-        return 1;
+        state = -1;
+        return -1;
     }
     if (gp_inject_activity_start(activity_trouble, sizeof activity_trouble) == 0)
         activity_trouble[0] = '\0';
     atexit(at_exit);
+    return 0;
+}
+
+int gp_inject_setup(void)
+{
+    /* recursive: CUPTI may call cuInit from inside, on this thread */
+    static pthread_mutex_t once = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+    pthread_mutex_lock(&once);
+    int rc = setup_once();
+    pthread_mutex_unlock(&once);
+    return rc;
+}
+
+__attribute__((visibility("default"))) int InitializeInjection(void)
+{
+    gp_inject_setup();
     return 1;
 }

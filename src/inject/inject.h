@@ -17,12 +17,17 @@
 #include <pthread.h>
 #include <regex.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "data/data.h"
 #include "gpu/gpu.h"
 
-/* The entry point the CUDA driver calls (the library's one export). */
+/* The entry point the CUDA driver calls, and the one NVTX calls when
+ * NVTX_INJECTION64_PATH names the library (--nvtx-include): it hands
+ * NVTX on to libcupti, whose callbacks then report the ranges.  The
+ * library's only two exports. */
 int InitializeInjection(void);
+int InitializeInjectionNvtx2(void *getExportTable);
 
 /* ---- the contract with gemmprof trace (naming.c) ---- */
 
@@ -32,15 +37,26 @@ int InitializeInjection(void);
 #define GP_TRACE_ENV_REGEX  "GEMMPROF_TRACE_KERNEL_REGEX"
 #define GP_TRACE_ENV_SKIP   "GEMMPROF_TRACE_LAUNCH_SKIP"
 #define GP_TRACE_ENV_COUNT  "GEMMPROF_TRACE_LAUNCH_COUNT"
+#define GP_TRACE_ENV_SAMPLE "GEMMPROF_TRACE_SAMPLE"   /* --sample, as given   */
+#define GP_TRACE_ENV_NVTX   "GEMMPROF_TRACE_NVTX_INCLUDE"
 /* The injected library: this file if set, else next to the binary. */
 #define GP_TRACE_ENV_LIB    "GEMMPROF_INJECT_LIB"
 #define GP_TRACE_LIB_NAME   "libgemmprof-inject.so"
 #define GP_TRACE_LIB_SUBDIR "lib/gemmprof"     /* relative to bin/..       */
 
 /* Part files of one process: "<host>-<pid>.csv" (run-file rows, written
- * and flushed as each launch is measured) and "<host>-<pid>.times" (one
- * line "correlation_id start_ns end_ns" per Activity API kernel record of
- * a profiled launch).  0, or -1 if it does not fit in n. */
+ * and flushed as each is known: one per profiled launch, one per launch
+ * configuration's first launch, one per CUDA graph node; the column
+ * `profiled` says which) and "<host>-<pid>.times", one line per Activity
+ * API kernel record of a timed launch:
+ *   "CORR START_NS END_NS FIRST_CORR PROFILED"   a stream launch, of the
+ *        configuration whose row has correlation id FIRST_CORR (its own,
+ *        if it has a row); PROFILED 1 if it was replayed
+ *   "g CORR START_NS END_NS GRAPH_ID NODE_ID"    a kernel node of a CUDA
+ *        graph launched by cuGraphLaunch CORR; its row has those ids
+ *   "CORR START_NS END_NS"                       (older parts) a profiled
+ *        launch with a row of its own
+ * 0, or -1 if it does not fit in n. */
 int gp_trace_part_name(char *out, size_t n, const char *dir, const char *host,
                        long pid, const char *ext);
 
@@ -49,25 +65,80 @@ int gp_trace_part_name(char *out, size_t n, const char *dir, const char *host,
  * and size -1 outside MPI.  get is getenv, or a stand-in for tests. */
 void gp_trace_rank(const char *(*get)(const char *), char *rank, size_t n, long *size);
 
-/* ---- which launches are profiled (filter.c), ncu's meaning ---- */
+/* ---- which launches are timed and which profiled (filter.c) ---- */
+
+/* Every launch that matches the kernel regex (and --nvtx-include) is
+ * timed by the Activity API, unreplayed.  Which of them are profiled
+ * (replayed for counters): with --sample per-config:N, the launches
+ * numbered skip .. skip+N-1 of each launch configuration (ncu's
+ * --filter-mode per-launch-config, where --launch-skip counts per
+ * configuration); with --sample all, those numbered skip .. skip+count-1
+ * among all matching launches (ncu's default filter mode).  In both,
+ * --launch-count caps the profiled launches of the process. */
+typedef struct {
+    const void *func;           /* CUfunction: the kernel in this process  */
+    unsigned grid[3], block[3], cluster[3];
+    int dyn_smem;
+} gp_trace_config_key;
+
+typedef struct {
+    gp_trace_config_key key;
+    int used;
+    long seen;                  /* matching launches of it so far          */
+    uint32_t first_corr;        /* its first launch: the row that names it */
+} gp_trace_config_slot;
 
 typedef struct {
     regex_t re;
     int has_re;
     long skip, count;           /* count -1: no limit                     */
+    long per_config;            /* N of per-config:N; 0: --sample all     */
     long matched;               /* launches that matched so far           */
+    long profiled;              /* launches chosen for counters so far    */
+    gp_trace_config_slot *slots;        /* open addressing                */
+    size_t cap, nslots;
+    int out_of_memory;          /* a configuration could not be kept      */
 } gp_trace_filter;
 
-/* From the GEMMPROF_TRACE_* values (NULL: not set).  0, or -1 with err. */
+/* What one launch gets. */
+typedef struct {
+    int timed;                  /* matches: an Activity record is kept    */
+    int profiled;               /* replayed for counters                  */
+    int first;                  /* its configuration's first launch: it
+                                   writes the row the others refer to     */
+    uint32_t first_corr;        /* correlation id of that first launch    */
+} gp_trace_pick;
+
+/* --sample SPEC: "all" (0) or "per-config[:N]" (N >= 1, default 1).
+ * 0, or -1 with a one-line message. */
+int gp_trace_sample_parse(const char *spec, long *per_config, char *err, size_t errlen);
+/* From the GEMMPROF_TRACE_* values (NULL: not set; sample NULL is
+ * per-config:1).  0, or -1 with err. */
 int gp_trace_filter_init(gp_trace_filter *f, const char *regex, const char *skip,
-                         const char *count, char *err, size_t errlen);
-/* Does this launch of kernel `name` (demangled) get profiled?  Counts it
- * among the matching launches when the regex matches: launches numbered
- * skip .. skip+count-1 among those are selected. */
-int gp_trace_filter_select(gp_trace_filter *f, const char *name);
-/* No launch after this one can be selected (count reached). */
-int gp_trace_filter_done(const gp_trace_filter *f);
+                         const char *count, const char *sample, char *err, size_t errlen);
+/* The decision for a launch of kernel `name` (demangled) with launch
+ * configuration k and correlation id corr. */
+void gp_trace_filter_pick(gp_trace_filter *f, const char *name, const gp_trace_config_key *k,
+                          uint32_t corr, gp_trace_pick *p);
+/* Does `name` match the kernel regex (always, without one)? */
+int gp_trace_filter_matches(const gp_trace_filter *f, const char *name);
 void gp_trace_filter_free(gp_trace_filter *f);
+
+/* ---- --nvtx-include (nvtx_range.c): a thread's push/pop ranges ---- */
+
+#define GP_NVTX_DEPTH 128
+typedef struct {
+    int depth;                  /* ranges pushed and not popped           */
+    int inside;                 /* of them, named like --nvtx-include     */
+    unsigned char named[GP_NVTX_DEPTH];  /* beyond: not tracked, unnamed  */
+} gp_nvtx_stack;
+
+/* nvtxRangePush* with message msg (NULL: not an ASCII message). */
+void gp_nvtx_push(gp_nvtx_stack *s, const char *want, const char *msg);
+/* nvtxRangePop: a pop without a push is ignored, as NVTX does. */
+void gp_nvtx_pop(gp_nvtx_stack *s);
+/* 1 if a launch now is inside a range named want. */
+int gp_nvtx_inside(const gp_nvtx_stack *s);
 
 /* ---- a launch's row (launch_row.c) ---- */
 
@@ -83,6 +154,10 @@ typedef struct {
     int have_device;            /* dev holds the device's attributes      */
     gp_occupancy_input dev;
 } gp_trace_launch;
+
+/* The status of a CUDA graph node's row (graph.c): timed, not counted. */
+#define GP_TRACE_GRAPH_STATUS "counters NA: kernel of a CUDA graph (no launch " \
+    "callback, so CUPTI's Range Profiler cannot replay it)"
 
 /* "grid=XxYxZ block=XxYxZ[ cluster=XxYxZ]" */
 void gp_trace_config(const gp_trace_launch *l, char *out, size_t n);

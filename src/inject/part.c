@@ -1,6 +1,7 @@
 /* part.c - the part file of one traced process: a run file of its own
- * (metadata, header, one row per profiled launch, each flushed as it is
- * written so a crash keeps it), merged by gemmprof when CMD exits. */
+ * (metadata, header, one row per profiled launch, per launch configuration
+ * and per CUDA graph node, each flushed as it is written so a crash keeps
+ * it), merged by gemmprof when CMD exits. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>

@@ -25,7 +25,9 @@ typedef struct {
     long ranks;
     gp_metric_list metrics;     /* empty: --metrics none                  */
     gp_trace_filter filter;
-    pthread_mutex_t lock;       /* filter, names, sessions, part file     */
+    const char *nvtx_include;   /* --nvtx-include RANGE, or NULL          */
+    pthread_mutex_t lock;       /* filter, names, sessions, part file;
+                                   recursive (inject.c says why)          */
     FILE *part;                 /* the run-file rows, NULL until a context */
     char part_path[4200];
     int noted_counters;         /* "# counters:" written                  */
@@ -49,11 +51,35 @@ void gp_inject_part_note(const char *key, const char *value);
  * repeats it), never an exit.  Any thread, no lock needed. */
 void gp_inject_out_of_memory(const char *what);
 
+/* ---- inject.c ---- */
+/* Everything InitializeInjection sets up, once, whichever entry point
+ * (CUDA's or NVTX's) comes first.  0, or -1 when the process is not
+ * traced. */
+int gp_inject_setup(void);
+/* How handing NVTX on to libcupti went: NULL ok, else why not. */
+void gp_inject_nvtx_forwarded(const char *why);
+
 /* ---- activity.c ---- */
-/* Kernel records of the launches in the set go to "<part>.times". */
+/* The kernel records of a timed launch go to "<part>.times", naming the
+ * first launch of its configuration (whose row the merge copies). */
 int gp_inject_activity_start(char *err, size_t errlen);
-void gp_inject_activity_want(uint32_t correlation_id);
+void gp_inject_activity_want(uint32_t correlation_id, uint32_t first_corr, int profiled);
+/* --nvtx-include: only graph launches passed here have their kernels
+ * timed (once this is called, or after activity_filter_graphs). */
+void gp_inject_activity_want_graph(uint32_t correlation_id);
+void gp_inject_activity_filter_graphs(void);
 void gp_inject_activity_flush(int forced);
+
+/* ---- graph.c (the caller holds activity.c's lock) ---- */
+/* A kernel record of a CUDA graph node: 1 if its kernel is traced (its
+ * row is written the first time the node is seen). */
+int gp_inject_graph_node(const CUpti_ActivityKernel10 *k);
+
+/* ---- nvtx.c ---- */
+/* Is this thread inside a --nvtx-include range? */
+int gp_inject_nvtx_inside(void);
+void gp_inject_nvtx_event(CUpti_CallbackId cbid, const CUpti_NvtxData *d);
+int gp_inject_nvtx_subscribe(CUpti_SubscriberHandle sub, char *err, size_t errlen);
 
 /* ---- launch_params.c ---- */
 /* The launch's shape from the API's parameters: 0, or -1 for a callback
@@ -66,6 +92,8 @@ int gp_inject_launch_params(CUpti_CallbackId cbid, const void *params, CUfunctio
 /* ---- facts.c ---- */
 /* Registers, local and static shared memory, occupancy, device limits. */
 void gp_inject_launch_facts(CUfunction f, gp_trace_launch *l);
+/* A demangled copy of symbol (malloc'd; NULL when memory ran out). */
+char *gp_inject_demangle(const char *symbol);
 /* The demangled name of f (cached; callers hold gp_inj.lock). */
 const char *gp_inject_kernel_name(CUfunction f, const char *symbol);
 

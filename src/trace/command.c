@@ -22,18 +22,14 @@ extern char **environ;
  * its callbacks), so that is an error too. */
 static int check_metrics(const gp_trace_opts *o, char *err, size_t errlen)
 {
-    gp_metric_list list;
+    const gp_metric_list *list = &o->metric_list;      /* parsed by options.c */
     char msg[2048];
-    if (gp_metric_list_parse(o->metrics, &list, msg, sizeof msg) < 0) {
-        snprintf(err, errlen, "--metrics: %s", msg);
-        return -1;
-    }
-    int rc = gp_profiler_validate(&list, NULL, msg, sizeof msg);
+    int rc = gp_profiler_validate(list, NULL, msg, sizeof msg);
     if (rc == GP_PROFILER_NO_CUPTI || rc < 0) {
         snprintf(err, errlen, "%s%s", rc < 0 ? "" : "trace needs CUPTI: ", msg);
         return -1;
     }
-    if (gp_metric_list_recordable(&list, msg, sizeof msg) != 0) {
+    if (gp_metric_list_recordable(list, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "--metrics: %s", msg);
         return -1;
     }
@@ -125,10 +121,10 @@ static void report(const gp_trace_opts *o, const char *out,
     if (res->warning[0])
         gp_warn("%s", res->warning);
     if (res->parts > 0 && res->rows == 0)
-        gp_warn("no kernel launch %s in %d CUDA process%s%s", o->kernel_regex ?
-                "matched --kernel-regex" : "was profiled", res->parts,
-                res->parts == 1 ? "" : "es",
-                o->kernel_regex ? "" : " (CUDA graphs and stream capture are not traced)");
+        gp_warn("no kernel launch %s in %d CUDA process%s", o->nvtx_include ?
+                "matched --kernel-regex inside --nvtx-include's range" : o->kernel_regex ?
+                "matched --kernel-regex" : "was traced", res->parts,
+                res->parts == 1 ? "" : "es");
     else if (res->rows > res->timed)
         gp_warn("%d of %d rows have no Activity API duration (time_ms NA)",
                 res->rows - res->timed, res->rows);
@@ -137,16 +133,17 @@ static void report(const gp_trace_opts *o, const char *out,
                 "duration; time_ms is the profiler's gpu__time_duration.sum",
                 res->counter_timed, res->rows);
     if (!o->quiet && res->parts > 0)
-        fprintf(stderr, "gemmprof: trace: %d row%s from %d CUDA process%s in %s\n",
-                res->rows, res->rows == 1 ? "" : "s", res->parts,
-                res->parts == 1 ? "" : "es", out);
+        fprintf(stderr, "gemmprof: trace: %d row%s (%ld launch%s, %ld from CUDA graphs) "
+                "from %d CUDA process%s in %s\n", res->rows, res->rows == 1 ? "" : "s",
+                res->launches, res->launches == 1 ? "" : "es", res->graph_launches,
+                res->parts, res->parts == 1 ? "" : "es", out);
 }
 
 static int merge_into(const gp_trace_opts *o, const char *dir, const char *out,
                       int argc, char **argv, gp_trace_merge_result *res)
 {
     char err[1024];
-    gp_trace_merge_opts mo = { .summary = o->summary, .argc = argc, .argv = argv,
+    gp_trace_merge_opts mo = { .per_launch = o->per_launch, .argc = argc, .argv = argv,
                                .metrics = o->metrics, .o = o->merge_dir ? NULL : o };
     if (gp_trace_merge(dir, &mo, out, res, err, sizeof err) != 0) {
         gp_error("%s (the parts are kept in %s; gemmprof trace --merge %s merges them)",

@@ -10,6 +10,8 @@
 #include "trace.h"
 
 #define INJECTION_VAR "CUDA_INJECTION64_PATH"
+/* NVTX loads this library too (--nvtx-include) and hands it to CUPTI. */
+#define NVTX_VAR "NVTX_INJECTION64_PATH"
 
 static int has_prefix(const char *s, const char *prefix)
 {
@@ -38,6 +40,13 @@ int gp_trace_env(const gp_trace_opts *o, char *const env[], const char *lib,
             gp_strlist_free(out);
             return -1;
         }
+        if (o->nvtx_include && has_prefix(*e, NVTX_VAR "=")) {
+            snprintf(err, errlen, NVTX_VAR " is already set (%.300s): another tool "
+                     "takes NVTX's calls; unset it to use --nvtx-include",
+                     *e + strlen(NVTX_VAR) + 1);
+            gp_strlist_free(out);
+            return -1;
+        }
         if (has_prefix(*e, "GEMMPROF_TRACE_"))
             continue;                       /* left over: ours are below */
         gp_strlist_add(out, *e);
@@ -45,6 +54,11 @@ int gp_trace_env(const gp_trace_opts *o, char *const env[], const char *lib,
     add_var(out, INJECTION_VAR, lib);
     add_var(out, GP_TRACE_ENV_DIR, dir);
     add_var(out, GP_TRACE_ENV_METRICS, o->metrics ? o->metrics : "default");
+    add_var(out, GP_TRACE_ENV_SAMPLE, o->sample ? o->sample : "per-config");
+    if (o->nvtx_include) {
+        add_var(out, NVTX_VAR, lib);
+        add_var(out, GP_TRACE_ENV_NVTX, o->nvtx_include);
+    }
     if (o->kernel_regex)
         add_var(out, GP_TRACE_ENV_REGEX, o->kernel_regex);
     char num[32];

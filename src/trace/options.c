@@ -10,7 +10,8 @@
 #include "cupti/profiler.h"
 #include "trace.h"
 
-enum { OPT_REGEX = 256, OPT_SKIP, OPT_COUNT, OPT_METRICS, OPT_SUMMARY, OPT_MERGE };
+enum { OPT_REGEX = 256, OPT_SKIP, OPT_COUNT, OPT_METRICS, OPT_SUMMARY, OPT_MERGE, OPT_SAMPLE,
+       OPT_PER_LAUNCH, OPT_NVTX };
 
 /* "+": stop at the first word that is not an option (CMD's own options
  * are CMD's). */
@@ -19,7 +20,10 @@ static const struct option long_opts[] = {
     { "kernel-regex", required_argument, NULL, OPT_REGEX },
     { "launch-skip",  required_argument, NULL, OPT_SKIP },
     { "launch-count", required_argument, NULL, OPT_COUNT },
+    { "sample",       required_argument, NULL, OPT_SAMPLE },
+    { "nvtx-include", required_argument, NULL, OPT_NVTX },
     { "metrics",      required_argument, NULL, OPT_METRICS },
+    { "per-launch",   no_argument,       NULL, OPT_PER_LAUNCH },
     { "out",          required_argument, NULL, 'o' },
     { "summary",      no_argument,       NULL, OPT_SUMMARY },
     { "merge",        required_argument, NULL, OPT_MERGE },
@@ -33,28 +37,42 @@ void gp_trace_usage(FILE *f)
 {
     fputs(
 "Usage: gemmprof trace [OPTION]... [--] CMD [ARG]...\n"
-"Run CMD, any CUDA application, and profile its kernel launches in the\n"
-"process itself (CUPTI Range Profiler, kernel replay; durations from the\n"
-"Activity API in the same run): one row per profiled launch in a run file\n"
-"that gemmprof plot, report and diff read like any other.  CMD's stdin,\n"
-"stdout and stderr are its own; child processes are traced too.\n"
+"Run CMD, any CUDA application, and measure its kernel launches in the\n"
+"process itself: every launch is timed by the CUPTI Activity API,\n"
+"unreplayed; the first launch of each launch configuration is profiled\n"
+"for hardware counters (Range Profiler, kernel replay).  One row per\n"
+"kernel and launch configuration (launches, total, median, min and max\n"
+"time of the unprofiled launches, and the counters) in a run file that\n"
+"gemmprof plot, report and diff read like any other.  Kernels launched\n"
+"from CUDA graphs are timed too (their counters NA).  CMD's stdin, stdout\n"
+"and stderr are its own; child processes are traced too.\n"
 "\n"
 "Which launches (ncu's meaning: skip and count apply to matching launches,\n"
 "counted in each process):\n"
 "      --kernel-regex RE   only kernels whose demangled name matches RE\n"
 "                          (POSIX extended, anywhere in the name; like ncu\n"
 "                          --kernel-name-base demangled -k regex:RE)\n"
-"      --launch-skip N     skip the first N matching launches (default 0)\n"
-"      --launch-count N    profile at most N matching launches (default all)\n"
+"      --nvtx-include RANGE  only launches made inside an NVTX push/pop\n"
+"                          range named RANGE (nested ranges count), on the\n"
+"                          launching thread\n"
+"      --sample SPEC       which timed launches are profiled for counters:\n"
+"                          per-config[:N] (default; N = 1): the first N of\n"
+"                          each kernel, grid, block, dynamic shared memory\n"
+"                          and cluster (like ncu --filter-mode\n"
+"                          per-launch-config); all: every launch\n"
+"      --launch-skip N     skip the first N matching launches before\n"
+"                          profiling (per configuration with per-config)\n"
+"      --launch-count N    profile at most N launches (default all)\n"
 "\n"
 "What each row holds:\n"
 "      --metrics SPEC      hardware counters: default (gemmprof --list-metrics\n"
 "                          names them), none (durations and launch facts only,\n"
 "                          no replay), or NAME[,NAME...] of the default ones\n"
 "                          as ncu spells them (the run file's columns)\n"
-"      --summary           fold launches of the same kernel and launch\n"
-"                          configuration into one row per process (launches,\n"
-"                          time_total_ms, median time and counters)\n"
+"      --per-launch        one row per launch instead of per configuration\n"
+"                          (counters NA on the launches not profiled)\n"
+"      --summary           one row per configuration (the default; kept for\n"
+"                          older scripts)\n"
 "\n"
 "Output:\n"
 "  -o, --out PATH          write the rows to FILE.csv, or to a new file in DIR\n"
@@ -64,6 +82,9 @@ void gp_trace_usage(FILE *f)
 "  -q, --quiet             print only warnings and errors\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show version and build information and exit\n"
+"\n"
+"A configuration's time is never taken from a replayed launch when it has\n"
+"an unprofiled one; the column time_source says where it comes from.\n"
 "\n"
 "Environment: GEMMPROF_INJECT_LIB names the injected library (default\n"
 "BINDIR/../" GP_TRACE_LIB_SUBDIR "/" GP_TRACE_LIB_NAME ").\n"
@@ -76,8 +97,9 @@ void gp_trace_usage(FILE *f)
 "\n"
 "Examples:\n"
 "  gemmprof trace -- ./my_solver input.dat\n"
-"  gemmprof trace --kernel-regex gemm --launch-count 3 -- python3 train.py\n"
-"  gemmprof trace --summary -o app.csv -- mpirun -np 2 ./app\n",
+"  gemmprof trace --nvtx-include train_step -- python3 train.py\n"
+"  gemmprof trace --kernel-regex gemm --sample all --per-launch -- ./app\n"
+"  gemmprof trace -o app.csv -- mpirun -np 2 ./app\n",
         f);
 }
 
@@ -118,11 +140,21 @@ static int apply(int c, const char *arg, gp_trace_opts *o, char *err, size_t err
     case OPT_COUNT:
         return parse_count("--launch-count", arg, LONG_MAX / 2, &o->launch_count, err, errlen);
     case OPT_METRICS:
-        if (gp_metric_spec_check(arg, msg, sizeof msg) < 0) {
+        if (gp_metric_list_parse(arg, &o->metric_list, msg, sizeof msg) < 0) {
             snprintf(err, errlen, "--metrics: %s", msg);
             return -1;
         }
         o->metrics = arg;
+        return 0;
+    case OPT_SAMPLE:
+        o->sample = arg;
+        return gp_trace_sample_parse(arg, &o->per_config, err, errlen);
+    case OPT_NVTX:
+        if (!*arg) {
+            snprintf(err, errlen, "--nvtx-include: empty range name");
+            return -1;
+        }
+        o->nvtx_include = arg;
         return 0;
     case 'o':
     case OPT_MERGE:
@@ -130,7 +162,8 @@ static int apply(int c, const char *arg, gp_trace_opts *o, char *err, size_t err
             return -1;
         *(c == 'o' ? &o->out : &o->merge_dir) = arg;
         return 0;
-    case OPT_SUMMARY: o->summary = 1; return 0;
+    case OPT_SUMMARY:    o->per_launch = 0; return 0;
+    case OPT_PER_LAUNCH: o->per_launch = 1; return 0;
     case 'q':         o->quiet = 1;   return 0;
     }
     snprintf(err, errlen, "internal error: option %d not handled", c);
@@ -142,6 +175,10 @@ int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t er
     memset(o, 0, sizeof *o);
     o->launch_count = -1;
     o->metrics = "default";
+    o->sample = "per-config";
+    o->per_config = 1;
+    if (gp_metric_list_parse(o->metrics, &o->metric_list, err, errlen) < 0)
+        return -1;
     optind = 0;
     opterr = 0;
     int c;

@@ -327,6 +327,7 @@ static void columns_in_documented_order(void **state)
         "comm_ms", "transfer_ms", "gflops_with_transfers", "efficiency",
         "verify_scope", "pid", "correlation_id", "launches", "time_total_ms",
         "sustained_ms", "power_w", "energy_j", "ref_time_ms", "comm_total_ms",
+        "graph_id", "graph_node_id", "profiled", "time_source",
     };
     int nh = (int)(sizeof head / sizeof head[0]);
     int nt = (int)(sizeof tail / sizeof tail[0]);

@@ -82,7 +82,7 @@ static void shortage_is_one_warning_line(void **state)
     assert_int_equal(count_lines(path, "k,"), 2);     /* the rows */
 
     char *argv[] = { "gemmprof", "trace", "--", "./app", NULL };
-    gp_trace_merge_opts mo = { .argc = 4, .argv = argv, .metrics = "none" };
+    gp_trace_merge_opts mo = { .per_launch = 1, .argc = 4, .argv = argv, .metrics = "none" };
     gp_trace_merge_result res;
     snprintf(out, sizeof out, "%s/run.csv", top);
     assert_int_equal(gp_trace_merge(top, &mo, out, &res, err, sizeof err), 0);

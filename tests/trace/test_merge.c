@@ -161,11 +161,11 @@ static void write_part(const char *name, long pid, const char *note, const gp_ro
 
 static gp_run_file rf;
 
-static void merge(int summary, gp_trace_merge_result *res, const char *out)
+static void merge(int per_launch, gp_trace_merge_result *res, const char *out)
 {
     char *argv[] = { "gemmprof", "trace", "--", "./app", NULL };
-    gp_trace_opts o = { .kernel_regex = "ffma|dadd", .launch_count = -1 };
-    gp_trace_merge_opts mo = { .summary = summary, .argc = 4, .argv = argv,
+    gp_trace_opts o = { .kernel_regex = "ffma|dadd", .launch_count = -1, .per_config = 1 };
+    gp_trace_merge_opts mo = { .per_launch = per_launch, .argc = 4, .argv = argv,
                                .metrics = "default", .o = &o };
     assert_int_equal(gp_trace_merge(dir, &mo, out, res, err, sizeof err), 0);
     assert_int_equal(gp_csv_read(out, &rf, err, sizeof err), 0);
@@ -174,12 +174,12 @@ static void merge(int summary, gp_trace_merge_result *res, const char *out)
 static void two_processes(void);
 
 /* The two processes' parts merged into top/NAME, read back into rf. */
-static void merge_fixture(int summary, const char *name, gp_trace_merge_result *res)
+static void merge_fixture(int per_launch, const char *name, gp_trace_merge_result *res)
 {
     char out[160];
     two_processes();
     snprintf(out, sizeof out, "%s/%s", top, name);
-    merge(summary, res, out);
+    merge(per_launch, res, out);
 }
 
 static void two_processes(void)
@@ -214,7 +214,7 @@ static void merge_joins_durations(void **state)
 {
     (void)state;
     gp_trace_merge_result res;
-    merge_fixture(0, "run.csv", &res);
+    merge_fixture(1, "run.csv", &res);
     assert_int_equal(res.parts, 2);
     assert_int_equal(res.rows, 4);
     assert_int_equal(res.timed, 3);
@@ -255,7 +255,11 @@ static void merge_joins_durations(void **state)
     assert_string_equal(gp_meta_get(&rf.meta, "schema"), GP_RUN_SCHEMA);
     assert_non_null(strstr(gp_meta_get(&rf.meta, "counters"), "ERR_NVGPUCTRPERM"));
     assert_non_null(strstr(gp_meta_get(&rf.meta, "trace_filter"), "ffma|dadd"));
-    assert_non_null(strstr(gp_meta_get(&rf.meta, "rows"), "one per profiled launch"));
+    assert_non_null(strstr(gp_meta_get(&rf.meta, "rows"), "one per launch (--per-launch)"));
+    assert_string_equal(rf.rows[3].time_source, "gpu__time_duration");
+    assert_string_equal(rf.rows[0].time_source, "profiled-activity");
+    assert_string_equal(rf.rows[2].time_source, "none");
+    assert_int_equal(res.launches, 4);
     assert_null(gp_meta_get(&rf.meta, "pid"));       /* per process: in rows */
     /* each process's own cost, tagged by pid; none for one that wrote none */
     assert_string_equal(gp_meta_get(&rf.meta, "profiling_cost"),
@@ -267,12 +271,15 @@ static void merge_summary_folds(void **state)
 {
     (void)state;
     gp_trace_merge_result res;
-    merge_fixture(1, "summary.csv", &res);
+    merge_fixture(0, "summary.csv", &res);
     assert_int_equal(res.rows, 3);
     assert_int_equal(rf.nrows, 3);
     const gp_row *r = &rf.rows[0];
     assert_int_equal(r->launches, 2);
-    assert_int_equal(r->correlation_id, -1);
+    assert_int_equal(r->correlation_id, 11);         /* its first launch's */
+    /* older parts: every row profiled, so the time is theirs */
+    assert_string_equal(r->time_source, "profiled-activity");
+    assert_int_equal(r->reps, 2);
     assert_near(r->time_total_ms, 0.002 + 0.00125, 1e-12);
     assert_near(r->time_ms, (0.002 + 0.00125) / 2, 1e-12);
     assert_near(r->time_min_ms, 0.001, 1e-12);
@@ -280,8 +287,8 @@ static void merge_summary_folds(void **state)
     assert_near(r->metric[GP_M_FFMA], 2000, 0);      /* median of 1000, 3000 */
     assert_near(r->flop_count, 4000, 0);
     assert_near(r->gflops, 4000 / (1e6 * (0.002 + 0.00125) / 2), 1e-5);   /* %.6g */
-    assert_string_equal(gp_meta_get(&rf.meta, "rows"), "one per process, kernel and "
-                        "launch configuration (--summary): medians over its launches");
+    assert_non_null(strstr(gp_meta_get(&rf.meta, "rows"), "one per process, kernel and "
+                           "launch configuration"));
     assert_int_equal(rf.rows[1].launches, 1);
     assert_int_equal(rf.rows[2].pid, 200);           /* another process: apart */
     gp_run_file_free(&rf);
@@ -311,20 +318,26 @@ static void fold_groups_and_medians(void **state)
 {
     (void)state;
     gp_row rows[5];
+    gp_trace_launch_time t[5];
     counted_row(&rows[0], "k1", 1, 1, 10);
     counted_row(&rows[1], "k2", 1, 2, 20);
     counted_row(&rows[2], "k1", 1, 3, 30);
     counted_row(&rows[3], "k1", 1, 4, 50);
     counted_row(&rows[4], "k1", 2, 5, 70);            /* other process */
-    for (int i = 0; i < 5; i++)
-        rows[i].time_ms = rows[i].time_total_ms = 0.001 * (i + 1);
+    for (int i = 0; i < 5; i++) {
+        rows[i].profiled = 1;
+        double ms = 0.001 * (i + 1);
+        t[i] = (gp_trace_launch_time){ .row = i, .corr = i + 1, .ms = ms, .min_ms = ms,
+                                       .max_ms = ms, .reps = 1, .profiled = 1 };
+    }
     rows[2].metric[GP_M_DRAM_READ] = NAN;             /* not counted there */
     rows[3].metric[GP_M_DRAM_READ] = 3e6;
     strcpy(rows[3].status, "error: launch failed: CUDA_ERROR_LAUNCH_FAILED");
-    assert_int_equal(gp_trace_fold(rows, 5), 3);
+    assert_int_equal(gp_trace_fold(rows, 5, t, 5), 3);
     assert_string_equal(rows[0].kernel, "k1");
     assert_int_equal(rows[0].pid, 1);
     assert_int_equal(rows[0].launches, 3);
+    assert_int_equal(rows[0].profiled, 3);
     assert_near(rows[0].metric[GP_M_FFMA], 30, 0);
     assert_near(rows[0].metric[GP_M_DRAM_READ], 2e6, 0);   /* median of 1e6, 3e6 */
     assert_near(rows[0].time_ms, 0.003, 1e-12);
@@ -334,7 +347,142 @@ static void fold_groups_and_medians(void **state)
     assert_int_equal(rows[1].launches, 1);
     assert_string_equal(rows[1].status, "ok");
     assert_int_equal(rows[2].pid, 2);
-    assert_int_equal(gp_trace_fold(rows, 0), 0);
+    assert_int_equal(gp_trace_fold(rows, 0, t, 0), 0);
+}
+
+/* A part as the library writes it under --sample per-config: rows for the
+ * profiled launches and each configuration's first, a graph node's row,
+ * and a record per timed launch. */
+static void sampled_part(void)
+{
+    gp_row r[5];
+    gp_rm_rf(dir);                      /* this process's part alone */
+    assert_int_equal(gp_mkdir_p(dir, err, sizeof err), 0);
+    counted_row(&r[0], "void gemm(float*)", 300, 1, 1000);   /* A: first, profiled */
+    r[0].profiled = 1;
+    counted_row(&r[1], "void relu(float*)", 300, 2, 0);      /* B: first, not */
+    for (int m = 0; m < GP_NMETRICS; m++)
+        r[1].metric[m] = NAN;
+    r[1].profiled = 0;
+    snprintf(r[1].config, sizeof r[1].config, "grid=64x1x1 block=128x1x1");
+    gp_row_derive(&r[1]);
+    counted_row(&r[2], "void graph_k(float*)", 300, 50, 0);  /* a graph node */
+    for (int m = 0; m < GP_NMETRICS; m++)
+        r[2].metric[m] = NAN;
+    r[2].profiled = 0;
+    r[2].graph_id = 7;
+    r[2].graph_node_id = 70;
+    snprintf(r[2].status, sizeof r[2].status, "%s", GP_TRACE_GRAPH_STATUS);
+    gp_row_derive(&r[2]);
+    counted_row(&r[3], "void once(float*)", 300, 8, 500);    /* C: once, profiled */
+    r[3].profiled = 1;
+    counted_row(&r[4], "void once0(float*)", 300, 9, 500);   /* D: once, no record length */
+    r[4].profiled = 1;
+    r[4].metric[GP_M_GPU_TIME] = 7000;
+    write_part("gpu-300.csv", 300, NULL, r, 5, 0);
+    write_text("gpu-300.times",
+               "1 0 10000 1 1\n"                    /* A's profiled launch: replayed, slow */
+               "2 100 3100 2 0\n"
+               "3 200 5200 1 0\n4 300 6300 1 0\n5 400 4400 1 0\n"
+               "6 500 4000 2 0\n"
+               "g 50 600 2600 7 70\ng 51 700 2900 7 70\ng 52 800 3200 7 70\n"
+               "8 0 9000 8 1\n"
+               "9 5 5 9 1\n"
+               "10 0 100 77 0\n");                  /* names no row: left out */
+}
+
+static void merge_sampled(int per_launch, const char *name, gp_trace_merge_result *res)
+{
+    char out[160];
+    sampled_part();
+    snprintf(out, sizeof out, "%s/%s", top, name);
+    merge(per_launch, res, out);
+}
+
+/* The default: a row per configuration, its time from the unprofiled
+ * launches only, its counters from the profiled one; graph nodes apart. */
+static void merge_per_config_times_unprofiled(void **state)
+{
+    (void)state;
+    gp_trace_merge_result res;
+    merge_sampled(0, "sampled.csv", &res);
+    assert_int_equal(res.rows, 5);
+    assert_int_equal(res.launches, 11);
+    assert_int_equal(res.graph_launches, 3);
+    assert_non_null(strstr(res.warning, "1 Activity records name no row"));
+    long sum = 0;
+    for (int i = 0; i < rf.nrows; i++)
+        sum += rf.rows[i].launches;
+    assert_int_equal(sum, 11);
+    const gp_row *a = &rf.rows[0];
+    assert_string_equal(a->kernel, "void gemm(float*)");
+    assert_int_equal(a->launches, 4);
+    assert_int_equal(a->profiled, 1);
+    assert_int_equal(a->reps, 3);                     /* the replayed one is left out */
+    assert_near(a->time_ms, 0.005, 1e-12);            /* median of 5, 6, 4 us */
+    assert_near(a->time_min_ms, 0.004, 1e-12);
+    assert_near(a->time_max_ms, 0.006, 1e-12);
+    assert_near(a->time_total_ms, 0.015, 1e-12);
+    assert_string_equal(a->time_source, "activity");
+    assert_near(a->metric[GP_M_FFMA], 1000, 0);       /* the profiled launch's */
+    assert_near(a->gflops, 2000 / 5000.0, 1e-9);      /* counted FLOPs / median time */
+    const gp_row *b = &rf.rows[1];
+    assert_int_equal(b->launches, 2);
+    assert_int_equal(b->profiled, 0);
+    assert_near(b->time_ms, 0.00325, 1e-12);
+    assert_true(isnan(b->metric[GP_M_FFMA]));
+    const gp_row *g = &rf.rows[2];
+    assert_int_equal(g->launches, 3);
+    assert_int_equal(g->graph_id, 7);
+    assert_int_equal(g->graph_node_id, 70);
+    assert_near(g->time_ms, 0.0022, 1e-12);             /* median of 2, 2.2, 2.4 us */
+    assert_string_equal(g->status, GP_TRACE_GRAPH_STATUS);
+    assert_true(isnan(g->metric[GP_M_FFMA]));
+    const gp_row *c = &rf.rows[3];                    /* only a profiled launch */
+    assert_int_equal(c->launches, 1);
+    assert_near(c->time_ms, 0.009, 1e-12);
+    assert_string_equal(c->time_source, "profiled-activity");
+    const gp_row *d = &rf.rows[4];                    /* ... with a zero-length record */
+    assert_near(d->time_ms, 0.007, 1e-12);
+    assert_string_equal(d->time_source, "gpu__time_duration");
+    assert_int_equal(d->reps, -1);
+    assert_int_equal(res.counter_timed, 1);
+    assert_non_null(strstr(gp_meta_get(&rf.meta, "launches"), "11 (3 from CUDA graphs)"));
+    gp_run_file_free(&rf);
+}
+
+/* --per-launch: every launch a row, counters only on the profiled ones. */
+static void merge_per_launch_rows(void **state)
+{
+    (void)state;
+    gp_trace_merge_result res;
+    merge_sampled(1, "launches.csv", &res);
+    assert_int_equal(res.rows, 11);
+    assert_int_equal(rf.nrows, 11);
+    long corr[] = { 1, 2, 3, 4, 5, 6, 8, 9, 50, 51, 52 };
+    for (int i = 0; i < 11; i++) {
+        const gp_row *r = &rf.rows[i];
+        assert_int_equal(r->correlation_id, corr[i]);
+        assert_int_equal(r->launches, 1);
+    }
+    const gp_row *r = &rf.rows[0];                    /* the profiled launch */
+    assert_int_equal(r->profiled, 1);
+    assert_near(r->time_ms, 0.010, 1e-12);
+    assert_string_equal(r->time_source, "profiled-activity");
+    assert_near(r->metric[GP_M_FFMA], 1000, 0);
+    r = &rf.rows[2];                                  /* another launch of gemm */
+    assert_string_equal(r->kernel, "void gemm(float*)");
+    assert_int_equal(r->profiled, 0);
+    assert_near(r->time_ms, 0.005, 1e-12);
+    assert_string_equal(r->time_source, "activity");
+    assert_true(isnan(r->metric[GP_M_FFMA]));
+    assert_true(isnan(r->flop_count));
+    assert_string_equal(r->precision, "fp32");        /* the kernel's, from its row */
+    r = &rf.rows[9];
+    assert_int_equal(r->graph_id, 7);
+    assert_int_equal(r->graph_node_id, 70);
+    assert_near(r->time_ms, 0.0022, 1e-12);
+    gp_run_file_free(&rf);
 }
 
 int main(void)
@@ -345,6 +493,8 @@ int main(void)
         cmocka_unit_test(merge_summary_folds),
         cmocka_unit_test(merge_without_parts_writes_nothing),
         cmocka_unit_test(fold_groups_and_medians),
+        cmocka_unit_test(merge_per_config_times_unprofiled),
+        cmocka_unit_test(merge_per_launch_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""trace-scale-summary.py - the summary of scripts/trace-scale.sh's runs.
+
+  trace-scale-summary.py WORKDIR
+
+Reads WORKDIR/times.txt ("label seconds exit" lines), the gemmprof run
+files (b-*.csv default sampling, c-*.csv --metrics none, g.csv compiled,
+h.csv/h-all.csv NVTX) and ncu's CSV logs (d-ncu.csv per-launch-config,
+e-ncu.csv every launch), and prints the table for issue 29."""
+import csv
+import os
+import statistics
+import sys
+
+
+def rows(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return list(csv.DictReader(l for l in f if not l.startswith('#')))
+
+
+def meta(path, key):
+    if os.path.exists(path):
+        for l in open(path):
+            if l.startswith(f'# {key}: '):
+                return l[len(key) + 4:].strip()
+    return None
+
+
+def ncu_launches(path):
+    """Distinct launch IDs in ncu's --csv log, and whether it ended."""
+    if not os.path.exists(path):
+        return 0
+    ids = set()
+    with open(path) as f:
+        for r in csv.DictReader(l for l in f if l.startswith('"')):
+            i = r.get('ID', '').strip()
+            if i.isdigit():
+                ids.add(int(i))
+    return len(ids)
+
+
+def warnings_in(path):
+    if not os.path.exists(path):
+        return ''
+    return ' | '.join(l.strip() for l in open(path, errors='replace') if 'gemmprof:' in l)[:400]
+
+
+def launches(path):
+    return sum(int(r['launches']) for r in rows(path))
+
+
+def num(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return None
+
+
+def main(w):
+    times = {}
+    codes = {}
+    for l in open(os.path.join(w, 'times.txt')):
+        label, sec, rc = l.split()
+        times[label] = float(sec)
+        codes[label] = int(rc)
+
+    def med(prefix):
+        v = [t for k, t in times.items() if k.startswith(prefix)]
+        return (statistics.median(v), min(v), max(v)) if v else (None, None, None)
+
+    out = []
+    say = out.append
+    warnings = lambda f: warnings_in(os.path.join(w, f))
+    first = lambda f: open(os.path.join(w, f)).read().strip() if os.path.exists(os.path.join(w, f)) else '?'
+    say(f'trace-scale: {first("gpu.txt")}; torch {first("torch.txt")}; '
+        f'{first("ncu-version.txt").splitlines()[-1] if first("ncu-version.txt") != "?" else "ncu ?"}; '
+        f'commit {first("commit.txt")}')
+    bad = [k for k, c in codes.items() if c != 0]
+    if bad:
+        say(f'NONZERO EXIT: {", ".join(f"{k} ({codes[k]})" for k in sorted(bad))}'
+            f' (124: timed out)')
+    # launches
+    b, c = os.path.join(w, 'b-1.csv'), os.path.join(w, 'c-1.csv')
+    nb, nc = launches(b), launches(c)
+    ne, nd = ncu_launches(os.path.join(w, 'e-ncu.csv')), ncu_launches(os.path.join(w, 'd-ncu.csv'))
+    e_done = codes.get('e-ncu-all') == 0
+    say('')
+    say('launches')
+    say(f'  gemmprof trace (default) sum(launches) {nb} in {len(rows(b))} rows; '
+        f'--metrics none {nc}; profiled {sum(int(r["profiled"]) for r in rows(b))}')
+    say(f'  ncu every launch: {ne} launches profiled{"" if e_done else " (DID NOT FINISH: a lower bound)"}; '
+        f'ncu per-launch-config: {nd} launches profiled')
+    say(f'  gemmprof == ncu: {"YES" if nb == ne and e_done else "NO"}')
+    # overheads
+    a = med('a-plain')[0]
+    say('')
+    say(f'wall time (s; median of {len([k for k in times if k.startswith("a-plain")])}, min-max)')
+    for label, name in (('a-plain', 'a plain'), ('b-trace', 'b gemmprof trace'),
+                        ('c-none', 'c gemmprof trace --metrics none')):
+        m, lo, hi = med(label)
+        if m is not None:
+            say(f'  {name:36} {m:7.2f}  ({lo:.2f}-{hi:.2f})  overhead {m - a:+.2f}')
+    for label, name in (('d-ncu-per-config', 'd ncu per-launch-config count 1'),
+                        ('e-ncu-all', 'e ncu every launch')):
+        if label in times:
+            say(f'  {name:36} {times[label]:7.2f}  overhead {times[label] - a:+.2f}'
+                f'{"" if codes[label] == 0 else "  (exit %d)" % codes[label]}')
+    ob = med('b-trace')[0] - a
+    for label, goal in (('d-ncu-per-config', 0.5), ('e-ncu-all', 0.05)):
+        if label in times and times[label] - a > 0:
+            r = ob / (times[label] - a)
+            extra = ''
+            if label == 'e-ncu-all' and not e_done and ne > 0:
+                est = (times[label] - a) * nb / ne      # ncu's cost per launch x all launches
+                extra = f'; ncu stopped after {ne} of {nb}: estimated full overhead {est:.0f} s, ratio {ob / est:.3f}'
+            say(f'  trace overhead / {label} overhead = {r:.3f} (goal <= {goal}){extra}')
+    # per-configuration time against --metrics none
+    say('')
+    key = lambda r: (r['kernel'], r['config'], r['smem_per_block'], r['graph_node_id'])
+    none = {key(r): r for r in rows(c)}
+    long_dev, short_dev = [], []
+    for r in rows(b):
+        o = none.get(key(r))
+        t, u = num(r['time_ms']), num(o['time_ms']) if o else None
+        if t is None or not u:
+            continue
+        d = (t / u - 1) * 100
+        (long_dev if u >= 0.010 else short_dev).append((abs(d), d, r['kernel'][:60], u, r['time_source'],
+                                                        int(r['launches'])))
+    if long_dev:
+        m = max(long_dev)
+        say(f'per-configuration time, default vs --metrics none: {len(long_dev)} configurations of '
+            f'>= 10 us: max deviation {m[1]:+.2f}% ({m[2]}, {m[3] * 1e3:.1f} us) (goal 2%); '
+            f'{"OK" if m[0] <= 2 else "OVER"}')
+    if short_dev:
+        v = sorted(x[1] for x in short_dev)
+        say(f'  {len(short_dev)} configurations under 10 us: deviation median {statistics.median(v):+.2f}%, '
+            f'min {v[0]:+.2f}%, max {v[-1]:+.2f}% (two runs; a configuration launched once is timed '
+            f'from its profiled launch: {sum(1 for x in short_dev + long_dev if x[5] == 1)} of them)')
+    for x in sorted(long_dev + short_dev, reverse=True)[:8]:
+        say(f'    {x[1]:+7.2f}%  {x[3] * 1e3:9.2f} us  {x[4]:18} x{x[5]:<5} {x[2]}')
+    # torch.compile reduce-overhead
+    g = os.path.join(w, 'g.csv')
+    gr = [r for r in rows(g) if r['graph_id'] != 'NA']
+    say('')
+    say(f'torch.compile(mode="reduce-overhead"): {launches(g)} launches in {len(rows(g))} rows; '
+        f'{len(gr)} graph-node rows, {sum(int(r["launches"]) for r in gr)} graph kernel launches, '
+        f'{len({r["graph_id"] for r in gr})} graphs: graph kernels {"APPEAR" if gr else "DO NOT APPEAR"}')
+    # NVTX
+    h, ha = os.path.join(w, 'h.csv'), os.path.join(w, 'h-all.csv')
+    say(f'--nvtx-include train_step: {launches(h)} launches (of {launches(ha)} in the same loop traced '
+        f'whole; {meta(h, "launches")}); gemmprof said: {warnings("h-nvtx.log") or "nothing"}')
+    print('\n'.join(out))
+
+
+if __name__ == '__main__':
+    main(sys.argv[1] if len(sys.argv) > 1 else '.')
