@@ -15,6 +15,7 @@
  * printed: CMD's output is its own; what went wrong goes into the part
  * file as "# key: value" lines.  A forked child and an exiting process are
  * left alone (guard.c). */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -573,7 +574,7 @@ static int subscribe(char *err, size_t errlen)
     return 0;
 }
 
-void gp_inject_nvtx_forwarded(const char *why)
+static void nvtx_forwarded(const char *why)
 {
     if (why && !nvtx_trouble[0])
         snprintf(nvtx_trouble, sizeof nvtx_trouble, "%s: no NVTX range is seen, so no "
@@ -612,7 +613,7 @@ static int setup_once(void)
     return 0;
 }
 
-int gp_inject_setup(void)
+static int setup(void)
 {
     /* recursive: CUPTI may call cuInit from inside, on this thread */
     static pthread_mutex_t once = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
@@ -624,6 +625,26 @@ int gp_inject_setup(void)
 
 __attribute__((visibility("default"))) int InitializeInjection(void)
 {
-    gp_inject_setup();
+    setup();
     return 1;
 }
+
+typedef int (*nvtx_init_fn)(void *);
+
+__attribute__((visibility("default"))) int InitializeInjectionNvtx2(void *getExportTable)
+{
+    /* NVTX calls this once; 0 tells it the injection failed (its calls
+     * then do nothing, and no launch is inside the range: said in the
+     * part file by gemmprof's check of the ranges seen). */
+    if (setup() != 0 || !gp_inj.nvtx_include)
+        return 0;
+    void *h = dlopen(gp_inj.api->path, RTLD_NOW | RTLD_NOLOAD | RTLD_LOCAL);
+    nvtx_init_fn init = h ? (nvtx_init_fn)dlsym(h, "InitializeInjectionNvtx2") : NULL;
+    int ok = init ? init(getExportTable) : 0;
+    nvtx_forwarded(ok ? NULL : init ? "libcupti's InitializeInjectionNvtx2 "
+                             "failed" : "libcupti has no InitializeInjectionNvtx2");
+    if (h)
+        dlclose(h);
+    return ok;
+}
+

@@ -51,14 +51,6 @@ void gp_inject_part_note(const char *key, const char *value);
  * repeats it), never an exit.  Any thread, no lock needed. */
 void gp_inject_out_of_memory(const char *what);
 
-/* ---- inject.c ---- */
-/* Everything InitializeInjection sets up, once, whichever entry point
- * (CUDA's or NVTX's) comes first.  0, or -1 when the process is not
- * traced. */
-int gp_inject_setup(void);
-/* How handing NVTX on to libcupti went: NULL ok, else why not. */
-void gp_inject_nvtx_forwarded(const char *why);
-
 /* ---- activity.c ---- */
 /* The kernel records of a timed launch go to "<part>.times", naming the
  * first launch of its configuration (whose row the merge copies). */
