@@ -67,18 +67,11 @@ static int collect_points(const gp_dataset *d, const gp_family *f, const gp_char
     return 0;
 }
 
-/* The compute roof the ridge is drawn for (the highest), and the DRAM
- * bandwidth it meets (measured if there is one). */
+/* The ridge: where the DRAM roof meets the highest compute roof
+ * (data/roofs.h, as the time table's "bound" column reads it). */
 static void ridge(gp_roofline *rl)
 {
-    double top = gp_roofs_top(&rl->roofs), bw = gp_roofs_value(&rl->roofs, "dram_bw", 1);
-    for (int i = 0; i < rl->roofs.n; i++)      /* the measured one of that ceiling */
-        if (rl->roofs.r[i].compute && rl->roofs.r[i].value == top) {
-            top = gp_roofs_value(&rl->roofs, rl->roofs.r[i].ceiling, 1);
-            break;
-        }
-    rl->ridge_x = top / bw;
-    rl->ridge_y = top;
+    rl->ridge_x = gp_roofs_ridge(&rl->roofs, &rl->ridge_y);
     gp_fmt(rl->ridge_text, sizeof rl->ridge_text, "ridge %.3g FLOP/B", rl->ridge_x);
 }
 

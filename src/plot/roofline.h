@@ -6,7 +6,7 @@
 
 #include "frame.h"
 #include "labels.h"
-#include "roofs.h"
+#include "roofs.h"     /* gp_roofs: data/roofs.h */
 
 typedef struct {
     gp_seg d;                /* in data units (x FLOP/B, y in `unit`)    */
