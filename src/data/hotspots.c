@@ -259,7 +259,7 @@ static void num(FILE *f, int w, const char *fmt, double v)
         fprintf(f, fmt, w, v);
 }
 
-#define NAME_W 44
+#define NAME_W 40
 
 static void line(FILE *f, const char *rank, const char *name, const gp_hotspot *h,
                  const char *bound)
@@ -314,10 +314,19 @@ int gp_hotspots_print_file(FILE *f, const char *path, const char *ceilings, int 
     gp_hotspots hs;
     int rc = gp_hotspots_of(rf.rows, rf.nrows, c, &rf.meta, &hs);
     if (rc == 0) {
+        int bounded = 0, points = 0;
+        for (int i = 0; i < hs.n; i++) {
+            bounded += hs.h[i].bound != GP_BOUND_NA;
+            points += hs.h[i].ai_dram > 0;
+        }
         gp_hotspots_print(f, &hs, top, path);
-        fprintf(f, "bound: the roof over the kernel's DRAM intensity, %s%s\n",
-                c ? "from " : "theoretical (no ceilings file: gemmprof probe measures them)",
-                c ? ceilings : "");
+        if (points && !bounded)
+            fprintf(f, "bound: n/a, no roofs: no ceilings file, and the file's metadata "
+                    "names no GPU attributes\n");
+        else
+            fprintf(f, "bound: the roof over the kernel's DRAM intensity, %s%s\n",
+                    c ? "from " : "theoretical (no ceilings file: gemmprof probe measures "
+                    "them)", c ? ceilings : "");
     } else {
         gp_fmt(err, errlen, "out of memory");
     }

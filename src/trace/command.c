@@ -140,6 +140,10 @@ static void report(const gp_trace_opts *o, const char *out,
         fprintf(stderr, "gemmprof: trace: %d row%s from %d CUDA process%s in %s\n",
                 res->rows, res->rows == 1 ? "" : "s", res->parts,
                 res->parts == 1 ? "" : "es", out);
+    char err[1024];                              /* where the time went: the top 10 */
+    if (!o->quiet && res->rows > 0 && gp_hotspots_print_file(stderr, out, NULL, 10, err,
+                                                             sizeof err) != 0)
+        gp_warn("%s", err);
 }
 
 static int merge_into(const gp_trace_opts *o, const char *dir, const char *out,
@@ -229,9 +233,6 @@ static int run_traced(const gp_trace_opts *o, int argc, char **argv)
     if (merge_into(o, dir, out, argc, argv, &res) != 0)
         return 2;
     gp_rm_rf(dir);
-    if (!o->quiet && res.rows > 0 &&             /* where the time went: the top 10 */
-        gp_hotspots_print_file(stderr, out, NULL, 10, err, sizeof err) != 0)
-        gp_warn("%s", err);
     if (signo)
         gp_error("%s was killed by signal %d (%s); the %d row%s measured before are in %s",
                  o->cmd[0], signo, strsignal(signo), res.rows, res.rows == 1 ? "" : "s",
