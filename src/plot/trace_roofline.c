@@ -143,12 +143,22 @@ static int draw(const gp_dataset *d, const gp_chart_opts *o, const gp_hotspots *
 int gp_chart_trace_roofline(const gp_dataset *d, const gp_chart_opts *o,
                             gp_strlist *written, char *msg, size_t msglen)
 {
+    if (!gp_chart_applies(GP_CHART_TRACE_ROOFLINE, d)) {
+        gp_fmt(msg, msglen, "trace_roofline: skipped, no rows of gemmprof trace (with "
+               "launches) to rank by GPU time");
+        return 1;
+    }
     gp_hotspots hs;
     if (gp_hotspots_of(d->rows, d->nrows, d->ceil, &d->meta, &hs) < 0) {
         gp_fmt(msg, msglen, "out of memory");
         return -1;
     }
-    int rc = draw(d, o, &hs, written, msg, msglen);
+    int rc = 1;
+    if (!(hs.total_ms > 0))
+        gp_fmt(msg, msglen, "trace_roofline: skipped, the traced launches have no GPU "
+               "time (time_ms, time_total_ms NA or 0)");
+    else
+        rc = draw(d, o, &hs, written, msg, msglen);
     gp_hotspots_free(&hs);
     return rc;
 }

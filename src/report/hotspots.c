@@ -73,8 +73,8 @@ int gp_table_hotspots(const gp_dataset *d, int top, int brief, gp_table *t)
         row(t, brief, "", name, &other, "");
     }
     const char *gpu = gp_meta_get(&d->meta, "gpu_name");
-    gp_fmt(t->caption, sizeof t->caption, "Where the GPU time goes on %s: the top %d of %d "
-           "kernels by total GPU time (%.4g ms, %ld launches); share %% of it, median ms of "
+    gp_fmt(t->caption, sizeof t->caption, "Where the GPU time goes on %s (traced kernels, at "
+           "size NA): the top %d of %d kernels by total GPU time (%.4g ms, %ld launches); share %% of it, median ms of "
            "a launch, GFLOP/s and FLOP/B DRAM medians over a kernel's rows, bound: the roof "
            "over its DRAM intensity (%s)", gpu ? gpu : "an unknown GPU", shown, hs.n,
            hs.total_ms, hs.launches, d->ceil ? "ceilings file" : "theoretical roofs");
