@@ -159,6 +159,8 @@ int gp_chart_trace_roofline(const gp_dataset *d, const gp_chart_opts *o,
                "time (time_ms, time_total_ms NA or 0)");
     else
         rc = draw(d, o, &hs, written, msg, msglen);
+    if (rc == 0 && msg[0] && o->notes)      /* drawn, with something to say */
+        gp_strlist_add(o->notes, msg);
     gp_hotspots_free(&hs);
     return rc;
 }
