@@ -13,7 +13,10 @@
 #   xmin, xmax, ymin, ymax, xt, yt   axis ranges and tic lists
 #   ylab, note1..note3   the y axis title; lines under the title: why points
 #            lie above every roof, which markers are drawn over others
-here = ARG0[1:strlen(ARG0) - strlen('roofline.gp')]
+#   pss      (optional) each kernel's marker size (ps), one word per point:
+#            filled circles with a rim, sized by trace_roofline.gp's caller
+#   here     (optional) the plots/ folder, set by a script that loads this
+if (!exists("here")) here = ARG0[1:strlen(ARG0) - strlen('roofline.gp')]
 load here.'style.gp'
 
 set logscale xy 10
@@ -44,8 +47,13 @@ nk = words(knames)
 l2pts = (hier == 0) ? "" : \
   "pts every ::0::npts-1 using 4:3:($2 - $4):(0) with vectors nohead lc rgb '#999999' lw 1 dt 3 notitle, " . \
   "pts every ::0::npts-1 using 4:3 with points pt 4 ps 0.9 lc rgb '#444444' lw 1.5 title 'kernel at L2 intensity', "
+# Sized markers: filled circles, their rims drawn after them all.
+psz = exists("pss") ? "pt 7 ps (word(pss, i) + 0)" : ""
+rims = !exists("pss") ? "" : \
+  "for [i=1:npts] pts every ::(i - 1)::(i - 1) using 2:3 with points pt 6 ps (word(pss, i) + 0) lw 0.8 lc rgb '#333333' notitle, "
+kpt = exists("pss") ? "pt 7" : ""
 keys = (nk == 0) ? "" : \
-  "for [i=1:nk] keyentry with points lt (word(klts, i) + 0) title word(knames, i), "
+  "for [i=1:nk] keyentry with points lt (word(klts, i) + 0) ".kpt." title word(knames, i), "
 plot \
   for [i=1:nr] segs index (i - 1) using 1:2 with lines lc rgb col(word(sstyles, i)) \
       lw (measured(word(sstyles, i)) ? 4 : 2.5) dt dash(word(sstyles, i)) \
@@ -55,6 +63,7 @@ plot \
   pts every ::npts::npts using 2:3 with points pt 6 ps 2 lw 2 lc rgb '#000000' \
       title 'ridge point', \
   @l2pts @keys \
-  for [i=1:npts] pts every ::(i - 1)::(i - 1) using 2:3 with points lt (word(plts, i) + 0) notitle, \
+  for [i=1:npts] pts every ::(i - 1)::(i - 1) using 2:3 with points lt (word(plts, i) + 0) @psz notitle, \
+  @rims \
   pts using (lab_l($5)):6:1 with labels left font ',8' notitle, \
   pts using (lab_r($5)):6:1 with labels right font ',8' notitle

@@ -44,3 +44,13 @@ arch_all_codes() {
     done
     echo "${out}compute_$(arch_ccs | tail -1)"
 }
+# words_overlap FILE: each pair of words of the PDF whose boxes overlap by
+# more than half a point, as "a / b".
+words_overlap() {
+    pdftotext -bbox "$1" - 2>/dev/null | awk -F'"' '/<word / {
+        n++; x0[n] = $2; y0[n] = $4; x1[n] = $6; y1[n] = $8
+        w = $9; sub(/^>/, "", w); sub(/<\/word>.*/, "", w); t[n] = w }
+      END { for (i = 1; i <= n; i++) for (j = 1; j < i; j++)
+              if (x0[i] < x1[j] - 0.5 && x0[j] < x1[i] - 0.5 && y0[i] < y1[j] - 0.5 && y0[j] < y1[i] - 0.5)
+                  print t[j] " / " t[i] }'
+}

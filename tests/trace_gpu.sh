@@ -54,6 +54,12 @@ rc=$?
 [ $rc = 0 ] && pass trace_gpu/traced_run_exit_0 || fail trace_gpu/traced_run_exit_0 "exit $rc: $(cat traced.err)"
 cmp -s plain.out traced.out && pass trace_gpu/stdout_untouched ||
     fail trace_gpu/stdout_untouched "$(diff plain.out traced.out | head -5)"
+# Where the time went: the top-kernels table on stderr (data/hotspots.c),
+# counting every launch the file holds.
+launches=$(col t.csv launches | awk '{ n += ($1 == "NA" ? 1 : $1) } END { print n }')
+grep -q "^gemmprof: where the GPU time went in t.csv: .* ms, $launches launches of " traced.err &&
+   grep -q '^  1  .*%' traced.err && pass trace_gpu/top_kernels_table ||
+    fail trace_gpu/top_kernels_table "$(grep -A3 'where the GPU time' traced.err)"
 grep -q 'counters unavailable' traced.err &&
     fail trace_gpu/counters_collected "$(cat traced.err)" || pass trace_gpu/counters_collected
 n=$(rows t.csv)

@@ -1,20 +1,47 @@
-/* charts.c - the table of charts: each chart's name and the function that
- * draws it.  The chart files register here and call only down, into
- * draw.c, gnuplot.c and select.c. */
+/* charts.c - the table of charts, from charts.def: each chart's name, the
+ * function that draws it, its script, the runs it draws.  The chart files
+ * are listed there and call only down, into draw.c, gnuplot.c and
+ * select.c. */
+#include <stdio.h>
 #include <string.h>
 
 #include "util/util.h"
 #include "charts.h"
 
 const gp_chart_def gp_charts[GP_NCHARTS] = {
-    [GP_CHART_ROOFLINE]     = {"roofline", gp_chart_roofline},
-    [GP_CHART_GFLOPS]       = {"gflops_vs_n", gp_chart_gflops},
-    [GP_CHART_SPEEDUP]      = {"speedup", gp_chart_speedup},
-    [GP_CHART_CROSSOVER]    = {"crossover", gp_chart_crossover},
-    [GP_CHART_METRICS]      = {"metrics", gp_chart_metrics},
-    [GP_CHART_DIST_SCALING] = {"dist_scaling", gp_chart_dist_scaling},
-    [GP_CHART_DIST_TIME]    = {"dist_time", gp_chart_dist_time},
+#define GP_CHART(id, name, draw, script, data, alias, what) \
+    [GP_CHART_##id] = { name, draw, script, data, alias, what },
+#include "charts.def"
+#undef GP_CHART
 };
+
+int gp_chart_find(const char *name)
+{
+    for (int c = 0; c < GP_NCHARTS; c++)
+        if (strcmp(name, gp_charts[c].name) == 0 ||
+            (gp_charts[c].alias && strcmp(name, gp_charts[c].alias) == 0))
+            return c;
+    return -1;
+}
+
+/* A trace row stands for launches of an application's kernel. */
+int gp_chart_applies(gp_chart c, const gp_dataset *d)
+{
+    if (gp_charts[c].data != GP_DATA_TRACE)
+        return 1;
+    for (int i = 0; i < d->nrows; i++)
+        if (d->rows[i].launches > 0)
+            return 1;
+    return 0;
+}
+
+void gp_chart_names(char *out, size_t len, const char *sep)
+{
+    size_t off = 0;
+    out[0] = '\0';
+    for (int c = 0; c < GP_NCHARTS && off < len; c++)
+        off += (size_t)snprintf(out + off, len - off, "%s%s", c ? sep : "", gp_charts[c].name);
+}
 
 int gp_chart_render(gp_chart c, const gp_dataset *d, const gp_chart_opts *o,
                     gp_strlist *written, char *err, size_t errlen)

@@ -1,5 +1,5 @@
-/* charts.h - every chart's drawing function, for the table in charts.c
- * (private to plot/).  Each draws from the dataset with the options:
+/* charts.h - every chart's drawing function, declared from charts.def for
+ * the table in charts.c (private to plot/).  Each draws from the dataset with the options:
  * 0 drawn (file names appended to `written`), 1 skipped (err says why, e.g.
  * "roofline: skipped, no counters"), -1 failed (one line in err).
  *   roofline      roofline.c   one per family: one size, each kernel under
@@ -16,19 +16,11 @@
 
 #include "plot.h"
 
-int gp_chart_roofline(const gp_dataset *d, const gp_chart_opts *o,
-                      gp_strlist *written, char *err, size_t errlen);
-int gp_chart_gflops(const gp_dataset *d, const gp_chart_opts *o,
-                    gp_strlist *written, char *err, size_t errlen);
-int gp_chart_speedup(const gp_dataset *d, const gp_chart_opts *o,
-                     gp_strlist *written, char *err, size_t errlen);
-int gp_chart_crossover(const gp_dataset *d, const gp_chart_opts *o,
-                       gp_strlist *written, char *err, size_t errlen);
-int gp_chart_metrics(const gp_dataset *d, const gp_chart_opts *o,
-                     gp_strlist *written, char *err, size_t errlen);
-int gp_chart_dist_scaling(const gp_dataset *d, const gp_chart_opts *o,
-                          gp_strlist *written, char *err, size_t errlen);
-int gp_chart_dist_time(const gp_dataset *d, const gp_chart_opts *o,
-                       gp_strlist *written, char *err, size_t errlen);
+/* One declaration per line of charts.def. */
+#define GP_CHART(id, name, draw, ...)                                       \
+    int draw(const gp_dataset *d, const gp_chart_opts *o, gp_strlist *written, \
+             char *err, size_t errlen);
+#include "charts.def"
+#undef GP_CHART
 
 #endif

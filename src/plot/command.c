@@ -32,9 +32,11 @@ static void usage(FILE *f)
           "                        and a ceilings file among DATA is recognised)\n"
           "  -f, --format F        pdf (default), png, svg, cairolatex (.tex + .pdf)\n"
           "  -o, --out DIR         where the charts go (default: results/charts)\n"
-          "      --charts LIST     roofline,gflops_vs_n,speedup,crossover,metrics,\n"
-          "                        dist_scaling,dist_time (gemmprof dist runs) or all\n"
-          "  -s, --size N|M,N,K    the size for roofline and metrics (default: the size\n"
+          "      --charts LIST     some of these charts (comma-separated), or all (the\n"
+          "                        default: those the data has runs for)\n", f);
+    for (int c = 0; c < GP_NCHARTS; c++)        /* charts.def */
+        fprintf(f, "%24s%-15s %s\n", "", gp_charts[c].name, gp_charts[c].what);
+    fputs("  -s, --size N|M,N,K    the size for roofline and metrics (default: the size\n"
           "                        most kernels have, largest first)\n"
           "      --family LIST     which families get charts (default: each family\n"
           "                        of the data: fp32-ladder, fp32-top, fp64, tf32, ...;\n"
@@ -55,21 +57,24 @@ static void usage(FILE *f)
           "  gemmprof plot run.csv --charts roofline,gflops_vs_n -c ceilings.csv\n", f);
 }
 
-/* "roofline,speedup" -> want[]; "all" -> every chart.  -1 on a bad name. */
+/* "roofline,speedup" -> want[] (2: named); "all" -> every chart (1, as
+ * the default).  -1 on a bad name. */
 static int parse_charts(const char *spec, int want[GP_NCHARTS], char *err, size_t errlen)
 {
     char buf[512];
     gp_fmt(buf, sizeof buf, "%s", spec);
     memset(want, 0, GP_NCHARTS * sizeof *want);
     for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int found = 0;
-        for (int c = 0; c < GP_NCHARTS; c++)
-            if (strcmp(t, "all") == 0 || strcmp(t, gp_charts[c].name) == 0 ||
-                (c == GP_CHART_GFLOPS && strcmp(t, "gflops") == 0))
-                want[c] = found = 1;
-        if (!found) {
-            gp_fmt(err, errlen, "unknown chart '%s' (roofline, gflops_vs_n, speedup, "
-                     "crossover, metrics, dist_scaling, dist_time, all)", t);
+        int c = gp_chart_find(t);
+        if (c >= 0) {
+            want[c] = 2;
+        } else if (strcmp(t, "all") == 0) {
+            for (c = 0; c < GP_NCHARTS; c++)
+                want[c] = want[c] ? want[c] : 1;
+        } else {
+            char names[512];
+            gp_chart_names(names, sizeof names, ", ");
+            gp_fmt(err, errlen, "unknown chart '%s' (%s, all)", t, names);
             return -1;
         }
     }
@@ -162,8 +167,8 @@ static int render_all(const gp_dataset *d, const gp_chart_opts *o, const int *wa
 {
     int drawn = 0;
     for (int c = 0; c < GP_NCHARTS; c++) {
-        if (!want[c])
-            continue;
+        if (!want[c] || (want[c] == 1 && !gp_chart_applies((gp_chart)c, d)))
+            continue;                       /* another kind of run's chart */
         char msg[1024];
         gp_chart_opts oc = *o;
         oc.notes = notes;
@@ -238,15 +243,22 @@ static int plot_into(const gp_dataset *d, const char *outdir, const char *format
 static int one_gpu_charts_of_dist(const gp_dataset *d, const int *want,
                                   char *err, size_t errlen)
 {
-    if (want[GP_CHART_DIST_SCALING] || want[GP_CHART_DIST_TIME])
-        return 0;
+    for (int c = 0; c < GP_NCHARTS; c++)
+        if (want[c] && gp_charts[c].data == GP_DATA_DIST)
+            return 0;
     for (int i = 0; i < d->nrows; i++)
         if (!gp_row_multi_gpu(&d->rows[i]))
             return 0;
     const gp_row *r = &d->rows[0];
+    char dist[256] = "";
+    for (int c = 0; c < GP_NCHARTS; c++)
+        if (gp_charts[c].data == GP_DATA_DIST) {
+            size_t len = strlen(dist);
+            gp_fmt(dist + len, sizeof dist - len, "%s%s", len ? "," : "", gp_charts[c].name);
+        }
     gp_fmt(err, errlen, "%s:%d:1: a gemmprof dist run over %g GPUs (%s): the "
-           "one-GPU charts asked for cannot show it; draw it with --charts "
-           "dist_scaling,dist_time", d->files[0], d->row_line[0], r->ranks, r->comm);
+           "one-GPU charts asked for cannot show it; draw it with --charts %s",
+           d->files[0], d->row_line[0], r->ranks, r->comm, dist);
     return -1;
 }
 

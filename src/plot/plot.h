@@ -25,11 +25,13 @@ int gp_plot_roofline(const char *data_csv, const char *ceilings_csv,
 
 int gp_cmd_plot(int argc, char **argv);    /* gemmprof plot DATA.csv ... */
 
+/* The charts, in the order they are drawn: charts.def, the one list. */
+#define GP_CHART(id, ...) GP_CHART_##id,
 typedef enum {
-    GP_CHART_ROOFLINE, GP_CHART_GFLOPS, GP_CHART_SPEEDUP,
-    GP_CHART_CROSSOVER, GP_CHART_METRICS,
-    GP_CHART_DIST_SCALING, GP_CHART_DIST_TIME, GP_NCHARTS
+#include "charts.def"
+    GP_NCHARTS
 } gp_chart;
+#undef GP_CHART
 
 /* Series and which rows count (key.h). */
 #include "key.h"
@@ -74,14 +76,32 @@ typedef struct {
     gp_strlist *captions;    /* if set: one caption per chart drawn       */
 } gp_chart_opts;
 
-/* The table of charts (charts.c): name and drawing function of each.
- * A chart draws from the dataset: 0 drawn, file names (relative to outdir)
- * appended to `written`; 1 nothing to draw from this data, reason in err
- * ("roofline: skipped, ..."); -1 failed, one line in err. */
+/* The table of charts (charts.c, from charts.def, which says what each
+ * field is).  A chart draws from the dataset: 0 drawn, file names
+ * (relative to outdir) appended to `written`; 1 nothing to draw from this
+ * data, reason in err ("roofline: skipped, ..."); -1 failed, one line in
+ * err. */
 typedef int (*gp_chart_fn)(const gp_dataset *d, const gp_chart_opts *o,
                            gp_strlist *written, char *err, size_t errlen);
-typedef struct { const char *name; gp_chart_fn draw; } gp_chart_def;
+typedef enum { GP_DATA_ANY, GP_DATA_DIST, GP_DATA_TRACE } gp_chart_data;
+typedef struct {
+    const char *name;
+    gp_chart_fn draw;
+    const char *script;
+    gp_chart_data data;
+    const char *alias;
+    const char *what;
+} gp_chart_def;
 extern const gp_chart_def gp_charts[GP_NCHARTS];
+
+/* The chart --charts NAME names (its name or alias), or -1. */
+int gp_chart_find(const char *name);
+/* Does the data hold runs of the kind chart c draws (GP_DATA_TRACE: rows
+ * of gemmprof trace)?  A chart of another kind's runs is left out
+ * without a note unless it was asked for by name. */
+int gp_chart_applies(gp_chart c, const gp_dataset *d);
+/* "roofline, gflops_vs_n, ..., dist_time" (separated by `sep`). */
+void gp_chart_names(char *out, size_t len, const char *sep);
 
 int gp_chart_render(gp_chart c, const gp_dataset *d, const gp_chart_opts *o,
                     gp_strlist *written, char *err, size_t errlen);

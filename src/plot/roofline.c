@@ -61,24 +61,19 @@ static int collect_points(const gp_dataset *d, const gp_family *f, const gp_char
         p->g = gp_median(&w, &k[i], gp_get_gflops);
         p->ai2 = gp_median(&w, &k[i], gp_get_ai_l2);
         p->lt = gp_family_lt(f, k[i].kernel, k[i].precision);
+        p->size = GP_MARKER;
+        p->share = NAN;
         gp_series_label(&k[i], gp_key_kernel_twice(k, n, i), 44, p->name, sizeof p->name);
     }
     free(k);
     return 0;
 }
 
-/* The compute roof the ridge is drawn for (the highest), and the DRAM
- * bandwidth it meets (measured if there is one). */
+/* The ridge: where the DRAM roof meets the highest compute roof
+ * (data/roofs.h, as the time table's "bound" column reads it). */
 static void ridge(gp_roofline *rl)
 {
-    double top = gp_roofs_top(&rl->roofs), bw = gp_roofs_value(&rl->roofs, "dram_bw", 1);
-    for (int i = 0; i < rl->roofs.n; i++)      /* the measured one of that ceiling */
-        if (rl->roofs.r[i].compute && rl->roofs.r[i].value == top) {
-            top = gp_roofs_value(&rl->roofs, rl->roofs.r[i].ceiling, 1);
-            break;
-        }
-    rl->ridge_x = top / bw;
-    rl->ridge_y = top;
+    rl->ridge_x = gp_roofs_ridge(&rl->roofs, &rl->ridge_y);
     gp_fmt(rl->ridge_text, sizeof rl->ridge_text, "ridge %.3g FLOP/B", rl->ridge_x);
 }
 
@@ -194,7 +189,7 @@ static void place_labels(gp_roofline *rl)
     for (int i = 0; i < rl->n; i++)
         rl->lab[i] = (gp_label){ .px = gp_frame_px(fr, rl->p[i].ai),
                                  .py = gp_frame_py(fr, rl->p[i].g),
-                                 .marker = GP_MARKER, .text = rl->p[i].name };
+                                 .marker = rl->p[i].size, .text = rl->p[i].name };
     rl->lab[rl->n] = (gp_label){ .px = gp_frame_px(fr, rl->ridge_x),
                                  .py = gp_frame_py(fr, rl->ridge_y / rl->scale),
                                  .marker = 12, .text = rl->ridge_text, .below = 1 };
@@ -235,7 +230,7 @@ static void overlap_note(gp_roofline *rl)
     for (int j = 0; j < rl->n; j++)
         for (int i = 0; i < j; i++) {
             if (hypot(rl->lab[i].px - rl->lab[j].px, rl->lab[i].py - rl->lab[j].py) >=
-                GP_MARKER)
+                fmin(rl->lab[i].marker, rl->lab[j].marker))
                 continue;
             char pair[128], list[sizeof rl->overlap_list];
             gp_fmt(pair, sizeof pair, "%s over %s", rl->p[j].name, rl->p[i].name);
@@ -297,8 +292,8 @@ static void legend(gp_roofline *rl)
     rl->key = (gp_box){ 0, 0, rl->fr.w, rl->fr.ky };
 }
 
-int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
-                       gp_roofline *rl, char *err, size_t errlen)
+int gp_roofline_roofs(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
+                      gp_roofline *rl, char *err, size_t errlen)
 {
     memset(rl, 0, sizeof *rl);
     if (!d->ceil) {
@@ -316,9 +311,11 @@ int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_o
                f->name, d->ceil_path, rl->roofs.missing);
         return 1;
     }
-    int rc = collect_points(d, f, o, rl, err, errlen);
-    if (rc != 0)
-        return rc;
+    return 0;
+}
+
+void gp_roofline_place(const gp_dataset *d, const gp_chart_opts *o, gp_roofline *rl)
+{
     for (int i = 0; o->hierarchical && i < rl->n; i++)
         rl->hier |= !isnan(rl->p[i].ai2);
     if (o->hierarchical && !rl->hier)
@@ -330,9 +327,20 @@ int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_o
         rl->p[i].g /= rl->scale;
     segments(rl);
     place_labels(rl);
-    overlap_note(rl);
+    if (!rl->weighted)         /* sized markers: the larger drawn first, none hidden */
+        overlap_note(rl);
     legend(rl);
-    return 0;
+}
+
+int gp_roofline_layout(const gp_dataset *d, const gp_family *f, const gp_chart_opts *o,
+                       gp_roofline *rl, char *err, size_t errlen)
+{
+    int rc = gp_roofline_roofs(d, f, o, rl, err, errlen);
+    if (rc == 0)
+        rc = collect_points(d, f, o, rl, err, errlen);
+    if (rc == 0)
+        gp_roofline_place(d, o, rl);
+    return rc;
 }
 
 void gp_roofline_free(gp_roofline *rl)
@@ -391,7 +399,7 @@ static int write_points(const gp_chart_opts *o, const gp_roofline *rl, const cha
     gp_shape_str(rl->shape, sz, sizeof sz);
     gp_fmt(where, sizeof where, "shape: %s", sz);
     gp_fmt(cols, sizeof cols, "shown,ai_dram,%s,ai_l2,label_x,label_y,just,leader,leader_x,"
-           "leader_y,lt", rl->unit);
+           "leader_y,lt%s", rl->unit, rl->weighted ? ",share_pct,marker_pt" : "");
     FILE *f = gp_chart_data_open(o, name, where, cols, path, plen, err, errlen);
     if (!f)
         return -1;
@@ -412,9 +420,14 @@ static int write_points(const gp_chart_opts *o, const gp_roofline *rl, const cha
             fprintf(f, "%s,%.8g,%.8g,", text, rl->ridge_x, rl->ridge_y / rl->scale);
         fprintf(f, i < rl->n && !isnan(rl->p[i].ai2) && rl->hier ? "%.8g," : "NA,",
                 i < rl->n ? rl->p[i].ai2 : 0);
-        fprintf(f, "%.8g,%.8g,%c,%d,%.8g,%.8g,%d\n", gp_frame_x(fr, ax), gp_frame_y(fr, ay),
+        fprintf(f, "%.8g,%.8g,%c,%d,%.8g,%.8g,%d", gp_frame_x(fr, ax), gp_frame_y(fr, ay),
                 l->just, l->leader, gp_frame_x(fr, l->lx), gp_frame_y(fr, l->ly),
                 i < rl->n ? rl->p[i].lt : 0);
+        if (rl->weighted && i < rl->n)
+            fprintf(f, ",%.4f,%.4g", rl->p[i].share, rl->p[i].size);
+        else if (rl->weighted)
+            fprintf(f, ",NA,NA");
+        fputc('\n', f);
     }
     if (fclose(f) != 0) {
         gp_fmt(err, errlen, "%s: write failed", path);
@@ -438,6 +451,59 @@ static void numbered_keys(const gp_chart_opts *o, const gp_roofline *rl, gp_buf 
     }
 }
 
+int gp_roofline_draw(const gp_chart_opts *o, const gp_roofline *rl, const char *script,
+                     const char *stem, const char *title, const char *caption,
+                     const gp_buf *extra, gp_strlist *written, char *err, size_t errlen)
+{
+    char pts[4096], segs[4096];
+    gp_buf v = { 0 }, names = { 0 }, styles = { 0 }, knames = { 0 }, klts = { 0 }, plts = { 0 };
+    int rc = write_segs(o, rl, segs, sizeof segs, &names, &styles, err, errlen);
+    if (rc == 0)
+        rc = write_points(o, rl, stem, pts, sizeof pts, err, errlen);
+    if (rc == 0) {
+        numbered_keys(o, rl, &knames, &klts);
+        for (int i = 0; i < rl->n; i++)
+            gp_buf_printf(&plts, "%s%d", i ? " " : "", rl->p[i].lt);
+        gp_frame_vars(&v, o, &rl->fr, caption);
+        gp_var_str(&v, "pts", pts);
+        gp_var_str(&v, "segs", segs);
+        gp_var_str(&v, "snames", names.s ? names.s : "");
+        gp_var_str(&v, "sstyles", styles.s ? styles.s : "");
+        gp_var_str(&v, "knames", knames.s ? knames.s : "");
+        gp_var_str(&v, "klts", klts.s ? klts.s : "");
+        gp_var_num(&v, "npts", rl->n);
+        gp_var_str(&v, "plts", plts.s ? plts.s : "");
+        gp_var_num(&v, "hier", rl->hier);
+        gp_var_num(&v, "xmin", rl->fr.x0);
+        gp_var_num(&v, "xmax", rl->fr.x1);
+        gp_var_num(&v, "ymin", rl->fr.y0);
+        gp_var_num(&v, "ymax", rl->fr.y1);
+        gp_log_tics(&v, "xt", rl->fr.x0, rl->fr.x1, 7);
+        gp_log_tics(&v, "yt", rl->fr.y0, rl->fr.y1, 7);
+        char ylab[64];
+        gp_fmt(ylab, sizeof ylab, "Performance (%s)", rl->unit);
+        gp_var_str(&v, "ylab", ylab);
+        for (int i = 0; i < GP_ROOF_NOTES; i++) {
+            char t[400] = "", name[16];
+            if (i < rl->nnotes)
+                gp_chart_text(o->format, rl->note[i], 0, t, sizeof t);
+            gp_fmt(name, sizeof name, "note%d", i + 1);
+            gp_var_str(&v, name, t);
+        }
+        gp_var_str(&v, "ttl", title);
+        if (extra && extra->s)
+            gp_buf_printf(&v, "%s", extra->s);
+        rc = gp_chart_draw(o, script, stem, caption, &v, written, err, errlen);
+    }
+    gp_buf_free(&v);
+    gp_buf_free(&names);
+    gp_buf_free(&styles);
+    gp_buf_free(&knames);
+    gp_buf_free(&klts);
+    gp_buf_free(&plts);
+    return rc;
+}
+
 static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family *f,
                     gp_strlist *written, char *err, size_t errlen)
 {
@@ -447,61 +513,20 @@ static int draw_one(const gp_dataset *d, const gp_chart_opts *o, const gp_family
         gp_roofline_free(&rl);
         return rc;
     }
-    char pts[4096], segs[4096], title[512], sz[64], caption[512], stem[96];
-    gp_buf v = { 0 }, names = { 0 }, styles = { 0 }, knames = { 0 }, klts = { 0 }, plts = { 0 };
+    char title[512], sz[64], caption[512], stem[96];
     gp_fmt(stem, sizeof stem, f->whole ? "roofline" : "roofline-%s", f->name);
-    rc = write_segs(o, &rl, segs, sizeof segs, &names, &styles, err, errlen);
-    if (rc == 0)
-        rc = write_points(o, &rl, stem, pts, sizeof pts, err, errlen);
-    if (rc == 0) {
-        gp_shape_str(rl.shape, sz, sizeof sz);
-        gp_chart_title(o, title, sizeof title, "Roofline, %s: %s, size %s%s", f->title,
-                       gp_chart_gpu(d), sz, rl.hier ? " (DRAM and L2)" : "");
-        gp_fmt(caption, sizeof caption, "%s at size %s: each kernel at its DRAM arithmetic "
-               "intensity, under the roofs (solid: measured).", f->title, sz);
-        numbered_keys(o, &rl, &knames, &klts);
-        for (int i = 0; i < rl.n; i++)
-            gp_buf_printf(&plts, "%s%d", i ? " " : "", rl.p[i].lt);
-        gp_frame_vars(&v, o, &rl.fr, caption);
-        gp_var_str(&v, "pts", pts);
-        gp_var_str(&v, "segs", segs);
-        gp_var_str(&v, "snames", names.s ? names.s : "");
-        gp_var_str(&v, "sstyles", styles.s ? styles.s : "");
-        gp_var_str(&v, "knames", knames.s ? knames.s : "");
-        gp_var_str(&v, "klts", klts.s ? klts.s : "");
-        gp_var_num(&v, "npts", rl.n);
-        gp_var_str(&v, "plts", plts.s ? plts.s : "");
-        gp_var_num(&v, "hier", rl.hier);
-        gp_var_num(&v, "xmin", rl.fr.x0);
-        gp_var_num(&v, "xmax", rl.fr.x1);
-        gp_var_num(&v, "ymin", rl.fr.y0);
-        gp_var_num(&v, "ymax", rl.fr.y1);
-        gp_log_tics(&v, "xt", rl.fr.x0, rl.fr.x1, 7);
-        gp_log_tics(&v, "yt", rl.fr.y0, rl.fr.y1, 7);
-        char ylab[64];
-        gp_fmt(ylab, sizeof ylab, "Performance (%s)", rl.unit);
-        gp_var_str(&v, "ylab", ylab);
-        for (int i = 0; i < GP_ROOF_NOTES; i++) {
-            char t[400] = "", name[16];
-            if (i < rl.nnotes)
-                gp_chart_text(o->format, rl.note[i], 0, t, sizeof t);
-            gp_fmt(name, sizeof name, "note%d", i + 1);
-            gp_var_str(&v, name, t);
-        }
-        gp_var_str(&v, "ttl", title);
-        rc = gp_chart_draw(o, "roofline.gp", stem, caption, &v, written, err, errlen);
-    }
+    gp_shape_str(rl.shape, sz, sizeof sz);
+    gp_chart_title(o, title, sizeof title, "Roofline, %s: %s, size %s%s", f->title,
+                   gp_chart_gpu(d), sz, rl.hier ? " (DRAM and L2)" : "");
+    gp_fmt(caption, sizeof caption, "%s at size %s: each kernel at its DRAM arithmetic "
+           "intensity, under the roofs (solid: measured).", f->title, sz);
+    rc = gp_roofline_draw(o, &rl, "roofline.gp", stem, title, caption, NULL, written, err,
+                          errlen);
     if (rc == 0 && rl.nabove)
         gp_fmt(err, errlen, "roofline: %s (%s)%s%s", rl.note[0], rl.note[1],
                rl.overlaps ? "; drawn over another marker: " : "", rl.overlap_list);
     else if (rc == 0 && rl.overlaps)
         gp_fmt(err, errlen, "roofline: drawn over another marker: %s", rl.overlap_list);
-    gp_buf_free(&v);
-    gp_buf_free(&names);
-    gp_buf_free(&styles);
-    gp_buf_free(&knames);
-    gp_buf_free(&klts);
-    gp_buf_free(&plts);
     gp_roofline_free(&rl);
     return rc;
 }

@@ -64,6 +64,8 @@ int gp_report_figures(report *r, char *err, size_t errlen)
 {
     for (int c = 0; c < GP_NCHARTS; c++) {
         gp_chart_opts o;
+        if (!gp_chart_applies((gp_chart)c, r->d))
+            continue;                       /* another kind of run's chart */
         if (one_chart(r, (gp_chart)c, &o, err, errlen) < 0)
             return -1;
     }

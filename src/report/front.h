@@ -8,9 +8,10 @@
 #include "tables.h"
 
 /* The report's tables as report.pdf shows them: a family's summary (the
- * columns that fit a page), GFLOP/s by size, the tile configurations, and
- * energy where the rows were measured with --energy. */
-enum { GP_RT_FAMILY, GP_RT_BY_SIZE, GP_RT_CONFIGS, GP_RT_ENERGY };
+ * columns that fit a page), GFLOP/s by size, the tile configurations,
+ * energy where the rows were measured with --energy, and where a trace's
+ * GPU time goes. */
+enum { GP_RT_FAMILY, GP_RT_BY_SIZE, GP_RT_CONFIGS, GP_RT_ENERGY, GP_RT_HOTSPOTS };
 
 typedef struct {
     gp_table t;

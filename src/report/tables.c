@@ -9,7 +9,7 @@
 #include "util/util.h"
 #include "tables.h"
 
-static int table_alloc(gp_table *t, int nrow)
+int gp_table_alloc(gp_table *t, int nrow)
 {
     t->cell = calloc((size_t)(nrow + 1), sizeof *t->cell);
     t->nrow = 0;
@@ -23,7 +23,7 @@ void gp_table_free(gp_table *t)
     t->nrow = 0;
 }
 
-static void cell_num(char *c, const char *fmt, double v)
+void gp_table_cell_num(char *c, const char *fmt, double v)
 {
     if (isnan(v))
         gp_fmt(c, 64, "n/a");
@@ -83,18 +83,18 @@ static void summary_row(const gp_dataset *d, const long shape[3], const gp_key *
     gp_fmt(c[1], 64, "%s", s->precision);
     gp_key used = gp_config_at(&(gp_where){ .d = d, .shape = shape, .all_rows = 1 }, s);
     gp_fmt(c[2], 64, "%s", used.config[0] ? used.config : "-");
-    cell_num(c[3], "%.3f", gp_median(&w, s, get_time));
+    gp_table_cell_num(c[3], "%.3f", gp_median(&w, s, get_time));
     double g = gp_median(&w, s, gp_get_gflops);
-    cell_num(c[4], g < 100 ? "%.1f" : "%.0f", g);
-    cell_num(c[5], "%.1f", gp_pct_cublas(&w, s));
-    cell_num(c[6], "%.1f", gp_speedup(&w, s));
+    gp_table_cell_num(c[4], g < 100 ? "%.1f" : "%.0f", g);
+    gp_table_cell_num(c[5], "%.1f", gp_pct_cublas(&w, s));
+    gp_table_cell_num(c[6], "%.1f", gp_speedup(&w, s));
     verdict(d, s, shape, usable, c[7]);
-    cell_num(c[8], "%.1f", gp_median(&w, s, gp_get_ai_dram));
-    cell_num(c[9], "%.0f", gp_median(&w, s, gp_get_dram_bytes) / 1e6);
-    cell_num(c[10], "%.0f", gp_median(&w, s, get_regs));
-    cell_num(c[11], "%.0f", gp_median(&w, s, gp_get_spill_bytes));
-    cell_num(c[12], "%.0f", gp_median(&w, s, gp_get_occ_theoretical));
-    cell_num(c[13], "%.0f", gp_median(&w, s, gp_get_occ_achieved));
+    gp_table_cell_num(c[8], "%.1f", gp_median(&w, s, gp_get_ai_dram));
+    gp_table_cell_num(c[9], "%.0f", gp_median(&w, s, gp_get_dram_bytes) / 1e6);
+    gp_table_cell_num(c[10], "%.0f", gp_median(&w, s, get_regs));
+    gp_table_cell_num(c[11], "%.0f", gp_median(&w, s, gp_get_spill_bytes));
+    gp_table_cell_num(c[12], "%.0f", gp_median(&w, s, gp_get_occ_theoretical));
+    gp_table_cell_num(c[13], "%.0f", gp_median(&w, s, gp_get_occ_achieved));
 }
 
 int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f,
@@ -120,7 +120,7 @@ int gp_table_summary(const gp_dataset *d, const long size[3], const gp_family *f
     int n = gp_keys(&at, &k), nref;
     if (f)
         n = gp_family_sort(f, k, n, &nref);
-    if (n == 0 || table_alloc(t, n) < 0) {
+    if (n == 0 || gp_table_alloc(t, n) < 0) {
         free(k);
         return n == 0 ? 1 : -1;
     }
@@ -167,7 +167,7 @@ int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t)
     gp_where w = { .d = d, .need = get_energy, .shape = t->shape };
     gp_key *k;
     int n = gp_keys(&w, &k);
-    if (n <= 0 || table_alloc(t, n) < 0) {
+    if (n <= 0 || gp_table_alloc(t, n) < 0) {
         free(k);
         return n <= 0 ? 1 : -1;
     }
@@ -175,13 +175,13 @@ int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t)
         char (*c)[64] = t->cell[t->nrow++];
         gp_kernel_label(k[i].kernel, c[0], 64);
         gp_fmt(c[1], 64, "%s", k[i].precision);
-        cell_num(c[2], "%.4f", gp_median(&w, &k[i], get_time));
-        cell_num(c[3], "%.4f", gp_median(&w, &k[i], get_sustained));
-        cell_num(c[4], "%.1f", pct_of_cublas(&w, &k[i], get_sustained, 1));
-        cell_num(c[5], "%.0f", gp_median(&w, &k[i], get_power));
-        cell_num(c[6], "%.4g", gp_median(&w, &k[i], get_energy));
-        cell_num(c[7], "%.1f", pct_of_cublas(&w, &k[i], get_energy, 0));
-        cell_num(c[8], "%.1f", gp_median(&w, &k[i], get_gflop_per_j));
+        gp_table_cell_num(c[2], "%.4f", gp_median(&w, &k[i], get_time));
+        gp_table_cell_num(c[3], "%.4f", gp_median(&w, &k[i], get_sustained));
+        gp_table_cell_num(c[4], "%.1f", pct_of_cublas(&w, &k[i], get_sustained, 1));
+        gp_table_cell_num(c[5], "%.0f", gp_median(&w, &k[i], get_power));
+        gp_table_cell_num(c[6], "%.4g", gp_median(&w, &k[i], get_energy));
+        gp_table_cell_num(c[7], "%.1f", pct_of_cublas(&w, &k[i], get_energy, 0));
+        gp_table_cell_num(c[8], "%.1f", gp_median(&w, &k[i], get_gflop_per_j));
     }
     char sz[64];
     gp_shape_str(t->shape, sz, sizeof sz);
@@ -263,7 +263,7 @@ static int by_size(gp_where *w, const gp_family *f, int maxcols, gp_table *t)
     int n = gp_keys(w, &k), nref;
     if (f)
         n = gp_family_sort(f, k, n, &nref);
-    if (table_alloc(t, n) < 0) {
+    if (gp_table_alloc(t, n) < 0) {
         free(k);
         return -1;
     }
@@ -278,7 +278,7 @@ static int by_size(gp_where *w, const gp_family *f, int maxcols, gp_table *t)
         for (int j = 0; j + 3 < t->ncol; j++) {
             w->x = pick[j];
             double g = gp_median(w, &k[i], gp_get_gflops);
-            cell_num(c[j + 3], g < 100 ? "%.1f" : "%.0f", g);
+            gp_table_cell_num(c[j + 3], g < 100 ? "%.1f" : "%.0f", g);
         }
     }
     gp_fmt(t->caption, sizeof t->caption, "%s", s.label);   /* callers put theirs before */
@@ -430,7 +430,7 @@ static int pick_rows(const gp_table *in, const int *cols, int n,
         gp_fmt(out->head[j], sizeof out->head[j], "%s", in->head[cols[j]]);
         out->align[j] = in->align[cols[j]];
     }
-    if (table_alloc(out, in->nrow) < 0)
+    if (gp_table_alloc(out, in->nrow) < 0)
         return -1;
     for (int i = 0; i < in->nrow; i++) {
         if (keep && !keep(in->cell[i]))
@@ -503,7 +503,7 @@ static void configs_row(const gp_dataset *d, const long shape[3], const gp_key *
     gp_key used = gp_config_at(&(gp_where){ .d = d, .shape = shape, .all_rows = 1 }, &k[i]);
     gp_fmt(c[2], 64, "%s", used.config[0] ? used.config : "-");
     double g = gp_median(&w, &k[i], gp_get_gflops), bg;
-    cell_num(c[3], g < 100 ? "%.1f" : "%.0f", g);
+    gp_table_cell_num(c[3], g < 100 ? "%.1f" : "%.0f", g);
     gp_key best = k[i];
     int nc = best_config(&w, &k[i], &best, &bg);
     gp_fmt(c[4], 64, "%d", nc);
@@ -513,7 +513,7 @@ static void configs_row(const gp_dataset *d, const long shape[3], const gp_key *
         return;
     }
     gp_fmt(c[5], 64, "%s", isnan(bg) ? "n/a" : best.config[0] ? best.config : "-");
-    cell_num(c[6], bg < 100 ? "%.1f" : "%.0f", bg);
+    gp_table_cell_num(c[6], bg < 100 ? "%.1f" : "%.0f", bg);
 }
 
 int gp_table_configs(const gp_dataset *d, const gp_table *summary, gp_table *t)
@@ -532,7 +532,7 @@ int gp_table_configs(const gp_dataset *d, const gp_table *summary, gp_table *t)
     gp_where at = { .d = d, .shape = t->shape, .all_rows = 1 };
     gp_key *k;
     int n = gp_keys(&at, &k);
-    if (table_alloc(t, n) < 0) {
+    if (gp_table_alloc(t, n) < 0) {
         free(k);
         return -1;
     }

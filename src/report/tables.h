@@ -63,6 +63,15 @@ int gp_table_copy(const gp_table *in, gp_table *out);
  * per launch and as % of cuBLAS's, GFLOP per joule.  0, 1 if no row has
  * energy, -1 out of memory. */
 int gp_table_energy(const gp_dataset *d, const long size[3], gp_table *t);
+/* Where a trace's GPU time goes (data/hotspots.h): its top `top` kernels
+ * by total GPU time, then "other (N kernels)": rank, kernel, precision
+ * and config (not `brief`), share %, launches, median ms, GFLOP/s,
+ * FLOP/B DRAM and the roof that bounds it.  1 if no row is a trace's
+ * (none has launches), -1 out of memory. */
+int gp_table_hotspots(const gp_dataset *d, int top, int brief, gp_table *t);
+/* For the table builders: room for `nrow` rows; a number, or "n/a". */
+int gp_table_alloc(gp_table *t, int nrow);
+void gp_table_cell_num(char *c, const char *fmt, double v);
 /* Rows skipped at the table's size, "kernel: why", one line each. */
 void gp_table_skipped(const gp_dataset *d, const gp_table *t, gp_strlist *out);
 void gp_table_free(gp_table *t);

@@ -196,8 +196,29 @@ static int energy_table(report *r, char *err, size_t errlen)
     return write_file_tables(r, &t->t, &t->t, t->stem, err, errlen);
 }
 
+/* A trace's top kernels by GPU time, first: tables/hotspots.md with
+ * precision and config, the page and hotspots.tex without. */
+static int hotspots_table(report *r, char *err, size_t errlen)
+{
+    gp_table full;
+    int rc = gp_table_hotspots(r->d, 10, 0, &full);
+    gp_report_table *t = rc == 0 ? add_table(r, GP_RT_HOTSPOTS) : NULL;
+    if (!t || gp_table_hotspots(r->d, 10, 1, &t->t) != 0) {
+        gp_table_free(&full);
+        if (rc >= 0 && !t && rc != 1)
+            gp_fmt(err, errlen, "out of memory");
+        return rc == 1 ? 0 : -1;
+    }
+    gp_fmt(t->stem, sizeof t->stem, "hotspots");
+    rc = write_file_tables(r, &full, &t->t, t->stem, err, errlen);
+    gp_table_free(&full);
+    return rc;
+}
+
 int gp_report_tables(report *r, char *err, size_t errlen)
 {
+    if (hotspots_table(r, err, errlen) < 0)
+        return -1;
     gp_table all, brief;
     if (gp_table_summary(r->d, r->a->size, NULL, &all) < 0) {
         gp_fmt(err, errlen, "%s: no kernel has a GFLOP/s value to report%s", r->d->files[0],

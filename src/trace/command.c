@@ -137,6 +137,10 @@ static void report(const gp_trace_opts *o, const char *out,
                 "from %d CUDA process%s in %s\n", res->rows, res->rows == 1 ? "" : "s",
                 res->launches, res->launches == 1 ? "" : "es", res->graph_launches,
                 res->parts, res->parts == 1 ? "" : "es", out);
+    char err[1024];                              /* where the time went: the top 10 */
+    if (!o->quiet && res->rows > 0 && gp_hotspots_print_file(stderr, out, NULL, 10, err,
+                                                             sizeof err) != 0)
+        gp_warn("%s", err);
 }
 
 static int merge_into(const gp_trace_opts *o, const char *dir, const char *out,

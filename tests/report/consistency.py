@@ -2,7 +2,7 @@
 """consistency.py REPORT_DIR... - one number per fact in a gemmprof report.
 
 A fact is a value (GFLOP/s, time, % of cuBLAS, ...) of one series at one
-shape: (kernel, precision, config, shape).  It may be shown in several
+shape: (kernel, precision, config, shape); a traced kernel's shape is NA.  It may be shown in several
 tables (tables/*.md) and chart data files (chart-data/*.csv); everywhere it
 must read the same, to the precision each place prints.
 
@@ -51,6 +51,8 @@ def series_config(c):
 
 def parse_shape(s):
     s = s.strip()
+    if s == "NA" or s.startswith("NA "):   # traced kernels: no GEMM shape
+        return ("NA",) * 3
     if re.fullmatch(r"\d+", s):
         return (int(s),) * 3
     m = re.fullmatch(r"(\d+)x(\d+)x(\d+)", s)
