@@ -60,8 +60,11 @@ tot = {}
 for r in data:
     t = r["time_total_ms"]
     if t != "NA":
+        # the unprofiled launches' sum (reps of them); the profiled ones
+        # count at their mean (src/data/hotspots.c)
+        n, reps = int(r["launches"]), int(r["reps"])
         key = (r["kernel"], r["precision"], r["config"])
-        tot[key] = tot.get(key, 0) + float(t)
+        tot[key] = tot.get(key, 0) + float(t) * (n / reps if 0 < reps < n else 1)
 allt = sum(tot.values())
 best = max(tot, key=tot.get)
 if abs(float(ranked[0]["share %"]) - 100 * tot[best] / allt) > 0.05 or \

@@ -15,10 +15,16 @@ static long launches_of(const gp_row *r)
 }
 
 /* A row's GPU time: its total, else its median times its launches (the
- * same for a row of one launch). */
+ * same for a row of one launch).  A trace's per-configuration row sums the
+ * `reps` launches that were timed unprofiled, not the profiled ones (their
+ * time was replayed): those count at the timed launches' mean. */
 static double row_total(const gp_row *r)
 {
-    return !isnan(r->time_total_ms) ? r->time_total_ms : r->time_ms * (double)launches_of(r);
+    if (isnan(r->time_total_ms))
+        return r->time_ms * (double)launches_of(r);
+    if (r->reps > 0 && r->reps < launches_of(r))
+        return r->time_total_ms * (double)launches_of(r) / (double)r->reps;
+    return r->time_total_ms;
 }
 
 static int same_series(const gp_hotspot *h, const gp_row *r)

@@ -21,9 +21,11 @@ typedef struct {
                                                   the rows it was built from */
     int nrows;               /* rows it was read from                      */
     long launches;           /* sum of the rows' launches (NA counts 1)    */
-    double total_ms;         /* GPU time: sum of time_total_ms, or for a
-                                row without it time_ms x launches; NAN if
-                                no row has a time                         */
+    double total_ms;         /* GPU time: sum of time_total_ms (a trace
+                                row's profiled launches at the mean of its
+                                reps unprofiled ones), or for a row without
+                                it time_ms x launches; NAN if no row has a
+                                time                                      */
     double share;            /* % of every series' total; NAN untimed      */
     double median_ms;        /* median launch time: the rows' time_ms, each
                                 weighted by its launches                  */

@@ -153,6 +153,27 @@ static void weighted_median(void **state)
     gp_hotspots_free(&hs);
 }
 
+/* A trace's per-configuration row times only its unprofiled launches
+ * (reps of them): the profiled ones count at their mean, so 9 timed
+ * launches summing 9 ms of 10 launches make 10 ms; a row whose every
+ * launch was timed (reps == launches) or that has no reps is its total. */
+static void profiled_launches_count_at_the_mean(void **state)
+{
+    (void)state;
+    gp_row r[3] = { row("a", "c", 10, 1.0, 9.0), row("b", "c", 4, 1.0, 4.0),
+                    row("c", "c", 3, 2.0, 6.0) };
+    r[0].reps = 9;
+    r[1].reps = 4;
+    r[2].reps = -1;
+    gp_hotspots hs;
+    assert_int_equal(gp_hotspots_of(r, 3, NULL, NULL, &hs), 0);
+    assert_near(find(&hs, "a", "c")->total_ms, 10.0, 1e-12);
+    assert_near(find(&hs, "b", "c")->total_ms, 4.0, 1e-12);
+    assert_near(find(&hs, "c", "c")->total_ms, 6.0, 1e-12);
+    assert_near(hs.total_ms, 20.0, 1e-12);
+    gp_hotspots_free(&hs);
+}
+
 /* Skipped rows ran nothing; a series of rows without any time is there,
  * unranked; GFLOP/s and intensity are medians over the rows with one. */
 static void na_and_skipped(void **state)
@@ -334,6 +355,7 @@ int main(void)
         cmocka_unit_test(shares_rank_and_other),
         cmocka_unit_test(per_launch_equals_per_config),
         cmocka_unit_test(weighted_median),
+        cmocka_unit_test(profiled_launches_count_at_the_mean),
         cmocka_unit_test(na_and_skipped),
         cmocka_unit_test(bound_classification),
         cmocka_unit_test(names_tell_apart),
