@@ -382,7 +382,10 @@ static int cmp_long(long a, long b)
 
 /* A row's identity: two rows with one identity are two numbers for one
  * fact, which no table or chart can show honestly.  Trace rows differ in
- * pid and correlation id, dist rows in rank and grid. */
+ * pid and correlation id, or for kernels of a CUDA graph, which share the
+ * graph launch's correlation id, in graph node (torch.compile's graphs
+ * launch one kernel with one configuration from several nodes); dist
+ * rows differ in rank and grid. */
 static int key_cmp(const gp_row *a, const gp_row *b)
 {
     int c;
@@ -392,7 +395,9 @@ static int key_cmp(const gp_row *a, const gp_row *b)
         (c = strcmp(a->rank, b->rank)) || (c = strcmp(a->grid, b->grid)) ||
         (c = cmp_long(a->pid, b->pid)))
         return c;
-    return cmp_long(a->correlation_id, b->correlation_id);
+    if ((c = cmp_long(a->correlation_id, b->correlation_id)))
+        return c;
+    return cmp_long(a->graph_node_id, b->graph_node_id);
 }
 
 static int keyed_cmp(const void *pa, const void *pb)

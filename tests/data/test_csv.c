@@ -460,6 +460,15 @@ static void duplicate_rows_and_other_schemas_are_refused(void **state)
         "a,NA,NA,NA,7,1\na,NA,NA,NA,7,2\na,NA,NA,NA,8,1\n")), 0);
     assert_int_equal(rf.nrows, 3);
     gp_run_file_free(&rf);
+    /* kernels of one CUDA graph launch share its correlation id: two nodes
+     * of one kernel and configuration are two facts (torch.compile's
+     * graphs have them), one node twice is a duplicate */
+    assert_int_equal(read_file(write_text("graph.csv", "kernel,m,n,k,pid,correlation_id,"
+        "graph_id,graph_node_id\na,NA,NA,NA,7,5,3,11\na,NA,NA,NA,7,5,3,12\n")), 0);
+    assert_int_equal(rf.nrows, 2);
+    gp_run_file_free(&rf);
+    bad_file("graph2.csv", "kernel,m,n,k,pid,correlation_id,graph_id,graph_node_id\n"
+             "a,NA,NA,NA,7,5,3,11\na,NA,NA,NA,7,5,3,11\n", "graph2.csv:3:1: duplicate row: a");
     bad_file("v2.csv", "# schema: gemmprof-run/2\nkernel,m,n,k\n",
              "v2.csv:1:11: schema 'gemmprof-run/2': this gemmprof reads gemmprof-run/1");
     bad_file("ceil.csv", "# schema: gemmprof-ceilings/1\nkernel,m,n,k\n",
