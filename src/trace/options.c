@@ -1,6 +1,6 @@
 /* options.c - `gemmprof trace [OPTION]... [--] CMD [ARG]...`: every option
  * is checked before CMD starts, so a typo costs no run of the application. */
-#include <getopt.h>
+#include <getopt.h> /* optind: where the options ended */
 #include <limits.h>
 #include <regex.h>
 #include <stdio.h>
@@ -9,29 +9,6 @@
 
 #include "cupti/profiler.h"
 #include "trace.h"
-
-enum { OPT_REGEX = 256, OPT_SKIP, OPT_COUNT, OPT_METRICS, OPT_SUMMARY, OPT_MERGE, OPT_SAMPLE,
-       OPT_PER_LAUNCH, OPT_NVTX };
-
-/* "+": stop at the first word that is not an option (CMD's own options
- * are CMD's). */
-static const char short_opts[] = "+:o:qhV";
-static const struct option long_opts[] = {
-    { "kernel-regex", required_argument, NULL, OPT_REGEX },
-    { "launch-skip",  required_argument, NULL, OPT_SKIP },
-    { "launch-count", required_argument, NULL, OPT_COUNT },
-    { "sample",       required_argument, NULL, OPT_SAMPLE },
-    { "nvtx-include", required_argument, NULL, OPT_NVTX },
-    { "metrics",      required_argument, NULL, OPT_METRICS },
-    { "per-launch",   no_argument,       NULL, OPT_PER_LAUNCH },
-    { "out",          required_argument, NULL, 'o' },
-    { "summary",      no_argument,       NULL, OPT_SUMMARY },
-    { "merge",        required_argument, NULL, OPT_MERGE },
-    { "quiet",        no_argument,       NULL, 'q' },
-    { "help",         no_argument,       NULL, 'h' },
-    { "version",      no_argument,       NULL, 'V' },
-    { NULL, 0, NULL, 0 }
-};
 
 void gp_trace_usage(FILE *f)
 {
@@ -103,17 +80,6 @@ void gp_trace_usage(FILE *f)
         f);
 }
 
-/* 0..max, read and worded as every command's integers (util.h). */
-static int parse_count(const char *opt, const char *s, long max, long *out,
-                       char *err, size_t errlen)
-{
-    unsigned long long v;
-    if (gp_opt_integer(opt, s, 0, (unsigned long long)max, &v, err, errlen) < 0)
-        return -1;
-    *out = (long)v;
-    return 0;
-}
-
 static int check_regex(const char *re, char *err, size_t errlen)
 {
     regex_t r;
@@ -121,54 +87,69 @@ static int check_regex(const char *re, char *err, size_t errlen)
     if (rc != 0) {
         char msg[200];
         regerror(rc, &r, msg, sizeof msg);
-        snprintf(err, errlen, "--kernel-regex: '%s': %s", re, msg);
+        snprintf(err, errlen, "'%s': %s", re, msg);
         return -1;
     }
     regfree(&r);
     return 0;
 }
 
-static int apply(int c, const char *arg, gp_trace_opts *o, char *err, size_t errlen)
+static int not_empty(const char *arg, char *err, size_t errlen)
 {
-    char msg[300];
-    switch (c) {
-    case OPT_REGEX:
-        o->kernel_regex = arg;
-        return check_regex(arg, err, errlen);
-    case OPT_SKIP:
-        return parse_count("--launch-skip", arg, LONG_MAX / 2, &o->launch_skip, err, errlen);
-    case OPT_COUNT:
-        return parse_count("--launch-count", arg, LONG_MAX / 2, &o->launch_count, err, errlen);
-    case OPT_METRICS:
-        if (gp_metric_list_parse(arg, &o->metric_list, msg, sizeof msg) < 0) {
-            snprintf(err, errlen, "--metrics: %s", msg);
-            return -1;
-        }
-        o->metrics = arg;
+    if (*arg)
         return 0;
-    case OPT_SAMPLE:
-        o->sample = arg;
-        return gp_trace_sample_parse(arg, &o->per_config, err, errlen);
-    case OPT_NVTX:
-        if (!*arg) {
-            snprintf(err, errlen, "--nvtx-include: empty range name");
-            return -1;
-        }
-        o->nvtx_include = arg;
-        return 0;
-    case 'o':
-    case OPT_MERGE:
-        if (gp_opt_path(c == 'o' ? "--out" : "--merge", arg, err, errlen) < 0)
-            return -1;
-        *(c == 'o' ? &o->out : &o->merge_dir) = arg;
-        return 0;
-    case OPT_SUMMARY:    o->per_launch = 0; return 0;
-    case OPT_PER_LAUNCH: o->per_launch = 1; return 0;
-    case 'q':         o->quiet = 1;   return 0;
-    }
-    snprintf(err, errlen, "internal error: option %d not handled", c);
+    snprintf(err, errlen, "empty range name");
     return -1;
 }
+
+/* The options whose value is more than a field: parsed once, here. */
+static int set_metrics(void *p, const char *arg, char *err, size_t errlen)
+{
+    gp_trace_opts *o = p;
+    char msg[300];
+    if (gp_metric_list_parse(arg, &o->metric_list, msg, sizeof msg) < 0) {
+        snprintf(err, errlen, "--metrics: %s", msg);
+        return -1;
+    }
+    o->metrics = arg;
+    return 0;
+}
+
+static int set_sample(void *p, const char *arg, char *err, size_t errlen)
+{
+    gp_trace_opts *o = p;
+    o->sample = arg;
+    return gp_trace_sample_parse(arg, &o->per_config, err, errlen);
+}
+
+static int set_summary(void *p, const char *arg, char *err, size_t errlen)
+{
+    (void)arg, (void)err, (void)errlen;
+    ((gp_trace_opts *)p)->per_launch = 0;
+    return 0;
+}
+
+#define T gp_trace_opts
+static const gp_opt table[] = {
+    { "kernel-regex", 0, GP_OPT_TEXT, GP_OPT_FIELD(T, kernel_regex, const char *), 0, 0, 0, 0,
+      check_regex, 0 },
+    { "launch-skip", 0, GP_OPT_LONG, GP_OPT_FIELD(T, launch_skip, long), 0, 0, LONG_MAX / 2, 0,
+      0, 0 },
+    { "launch-count", 0, GP_OPT_LONG, GP_OPT_FIELD(T, launch_count, long), 0, 0, LONG_MAX / 2,
+      0, 0, 0 },
+    { "sample", 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, set_sample },
+    { "nvtx-include", 0, GP_OPT_TEXT, GP_OPT_FIELD(T, nvtx_include, const char *), 0, 0, 0, 0,
+      not_empty, 0 },
+    { "metrics", 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, set_metrics },
+    { "per-launch", 0, GP_OPT_FLAG, GP_OPT_FIELD(T, per_launch, int), 0, 0, 0, 0, 0, 0 },
+    { "summary", 0, GP_OPT_ACTION, 0, 0, 0, 0, 0, 0, set_summary },
+    GP_OPTS_OUT(T, out),
+    { "merge", 0, GP_OPT_PATH, GP_OPT_FIELD(T, merge_dir, const char *), 0, 0, 0, 0, 0, 0 },
+    GP_OPTS_QUIET(T, quiet),
+    GP_OPTS_HELP(T, help, version),
+    GP_OPTS_END
+};
+#undef T
 
 int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t errlen)
 {
@@ -179,22 +160,11 @@ int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t er
     o->per_config = 1;
     if (gp_metric_list_parse(o->metrics, &o->metric_list, err, errlen) < 0)
         return -1;
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-        if (c == 'h' || c == 'V') {  /* like GNU tools: answer and stop */
-            o->help = c == 'h';
-            o->version = c == 'V';
-            return 0;
-        }
-        if (c == '?' || c == ':') {
-            gp_option_error(c, argv, long_opts, err, errlen);
-            return -1;
-        }
-        if (apply(c, optarg, o, err, errlen) < 0)
-            return -1;
-    }
+    /* options end at the first word that is not one: CMD's are CMD's */
+    if (gp_opts_parse_command(table, argc, argv, o, err, errlen) < 0)
+        return -1;
+    if (o->help || o->version)
+        return 0;
     /* getopt leaves a "--" that ended the options behind it. */
     o->cmd = argv + optind;
     o->ncmd = argc - optind;

@@ -100,7 +100,7 @@ int gp_opt_shapes(const char *opt, const char *spec, int mnk, gp_shape *shapes,
 static int takes_argument(gp_opt_kind k)
 {
     return k != GP_OPT_FLAG && k != GP_OPT_SET && k != GP_OPT_HELP &&
-           k != GP_OPT_VERSION;
+           k != GP_OPT_VERSION && k != GP_OPT_ACTION;
 }
 
 #define AT(o, off, type) ((type *)(void *)((char *)(o) + (off)))
@@ -169,6 +169,7 @@ static int apply(const gp_opt *e, const char *arg, void *o, char *err, size_t er
                              AT(o, e->also - 1, int), e->hi ? (int)e->hi : GP_MAX_SHAPES,
                              err, errlen);
     case GP_OPT_CALL:
+    case GP_OPT_ACTION:
         return e->call(o, arg, err, errlen);
     }
     gp_fmt(err, errlen, "internal error: option --%s has no kind", e->name);
@@ -177,12 +178,15 @@ static int apply(const gp_opt *e, const char *arg, void *o, char *err, size_t er
 
 #define MAX_OPTS 64
 
-int gp_opts_parse(const gp_opt *table, int argc, char **argv, void *o,
-                  char *err, size_t errlen)
+/* stop: at the first word that is not an option (getopt's "+"), as a
+ * command followed by another program's command line needs. */
+static int parse(const gp_opt *table, int argc, char **argv, void *o, int stop,
+                 char *err, size_t errlen)
 {
     struct option lo[MAX_OPTS + 1];
-    char shorts[2 * MAX_OPTS + 2] = ":";
-    size_t ns = 1;
+    char shorts[2 * MAX_OPTS + 3] = "+:";
+    char *const from = shorts + !stop;      /* "+:" or ":" */
+    size_t ns = 2;
     int n = 0;
     for (; table[n].name; n++) {
         if (n == MAX_OPTS) {
@@ -204,7 +208,7 @@ int gp_opts_parse(const gp_opt *table, int argc, char **argv, void *o,
     optind = 0;                 /* full re-initialisation: callable again */
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, from, lo, NULL)) != -1) {
         if (c == '?' || c == ':') {
             gp_option_error(c, argv, lo, err, errlen);
             return -1;
@@ -219,4 +223,16 @@ int gp_opts_parse(const gp_opt *table, int argc, char **argv, void *o,
             return 0;           /* like GNU tools: answer, whatever follows */
     }
     return 0;
+}
+
+int gp_opts_parse(const gp_opt *table, int argc, char **argv, void *o,
+                  char *err, size_t errlen)
+{
+    return parse(table, argc, argv, o, 0, err, errlen);
+}
+
+int gp_opts_parse_command(const gp_opt *table, int argc, char **argv, void *o,
+                          char *err, size_t errlen)
+{
+    return parse(table, argc, argv, o, 1, err, errlen);
 }

@@ -183,6 +183,7 @@ typedef enum {
                       * in all (0: GP_MAX_SHAPES)                          */
     GP_OPT_MNK,      /* the same for M,N,K                                 */
     GP_OPT_CALL,     /* the command's own: call(struct, arg, err, errlen)  */
+    GP_OPT_ACTION,   /* the same with no argument (arg NULL)               */
     GP_OPT_HELP,     /* the int at `at` becomes 1 and parsing stops there  */
     GP_OPT_VERSION   /* (like GNU tools: what follows is not looked at)    */
 } gp_opt_kind;
@@ -248,9 +249,15 @@ typedef struct {
  * then the first operand.  0, or -1 with the message in err. */
 int gp_opts_parse(const gp_opt *table, int argc, char **argv, void *o,
                   char *err, size_t errlen);
+/* The same for a command followed by another program's (gemmprof trace
+ * [OPTION]... CMD [ARG]...): the options end at the first word that is not
+ * one, so CMD's own options stay CMD's. */
+int gp_opts_parse_command(const gp_opt *table, int argc, char **argv, void *o,
+                          char *err, size_t errlen);
 
-/* The kinds' checks, for a caller with its own getopt loop (trace).  Each
- * returns 0, or -1 with "OPT: 'S' is not ..." in err. */
+/* The kinds' checks, for a value read some other way (an environment
+ * variable, a list).  Each returns 0, or -1 with "OPT: 'S' is not ..." in
+ * err. */
 int gp_opt_integer(const char *opt, const char *s, unsigned long long lo,
                    unsigned long long hi, unsigned long long *out,
                    char *err, size_t errlen);

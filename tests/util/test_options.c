@@ -211,6 +211,43 @@ static void operands_and_again(void **state)
     assert_int_equal(optind, 3);
 }
 
+/* A command followed by another program's command line (trace): the
+ * options end at the first operand, so the program's own options, even
+ * ones this table knows, are the program's; an action takes no argument. */
+static int actions;
+static int act(void *p, const char *arg, char *e, size_t n)
+{
+    (void)p, (void)e, (void)n;
+    assert_null(arg);
+    actions++;
+    return 0;
+}
+
+static void command_line_after_the_options(void **state)
+{
+    (void)state;
+    static const gp_opt cmd_table[] = {
+        GP_OPTS_REPS(opts, reps),
+        { "act", 0, GP_OPT_ACTION, 0, 0, 0, 0, 0, 0, act },
+        GP_OPTS_END
+    };
+    char **argv = ARGV("--reps", "3", "--act", "./app", "--reps", "9", "x");
+    memset(&o, 0, sizeof o);
+    actions = 0;
+    assert_int_equal(gp_opts_parse_command(cmd_table, 8, argv, &o, err, sizeof err), 0);
+    assert_int_equal(o.reps, 3);
+    assert_int_equal(actions, 1);
+    assert_string_equal(argv[optind], "./app");      /* untouched after it */
+    assert_string_equal(argv[optind + 1], "--reps");
+    char **dash = ARGV("--act", "--", "--reps", "5");
+    assert_int_equal(gp_opts_parse_command(cmd_table, 5, dash, &o, err, sizeof err), 0);
+    assert_string_equal(dash[optind], "--reps");
+    assert_int_equal(o.reps, 3);
+    char **bad = ARGV("--act=1", "./app");
+    assert_int_equal(gp_opts_parse_command(cmd_table, 3, bad, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--act"));
+}
+
 static void one_integer_reader(void **state)
 {
     (void)state;
@@ -238,6 +275,7 @@ int main(void)
         cmocka_unit_test(mistakes_in_options),
         cmocka_unit_test(help_and_version_stop),
         cmocka_unit_test(operands_and_again),
+        cmocka_unit_test(command_line_after_the_options),
         cmocka_unit_test(one_integer_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
