@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # trace-scale.sh - gemmprof trace at application scale, for issue 29's
 # closing evidence, in one device call (about 8 minutes on an H200):
-# a PyTorch MLP training loop (scripts/trace-mlp.py, ~1050 launches) run
+# a PyTorch MLP training loop (scripts/trace-mlp.py, 1334 launches on an H200) run
 #   a. plain                                        wall time, median of REPS
 #   b. gemmprof trace (the default: --sample per-config:1)          "
 #   c. gemmprof trace --metrics none                                "
