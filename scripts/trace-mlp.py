@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """trace-mlp.py - a PyTorch MLP training loop for gemmprof trace at
-application scale (scripts/trace-scale.sh): about 24 kernel launches an
+application scale (scripts/trace-scale.sh): about 30 kernel launches an
 iteration (forward, cross-entropy, backward, Adam), so the default 44
 iterations made 1334 launches of 32 launch configurations on an H200 (torch
 2.11; ncu counts the same).

@@ -282,6 +282,12 @@ static void legend(gp_roofline *rl)
         fmt_roof(rl, &rl->roofs.r[rl->seg[i].roof], t, sizeof t);
         widest = fmax(widest, gp_text_width(t, GP_FONT));
     }
+    for (int i = 0; i < rl->n; i++)         /* numbered kernels' entries too */
+        if (rl->lab[i].number) {
+            char t[96];
+            gp_fmt(t, sizeof t, "%d  %s", rl->lab[i].number, rl->p[i].name);
+            widest = fmax(widest, gp_text_width(t, GP_FONT));
+        }
     int cols = gp_key_cols(widest) < 2 ? 1 : 2;
     double y0 = rl->fr.plot.y0;
     gp_frame_stack(&rl->fr, LEFT, RIGHT, plot_h(rl->n), 38, rl->nkey, cols, rl->nnotes);
