@@ -258,7 +258,8 @@ static gp_trace_launch_time launch_of(const record *v, size_t k, int row, double
  * record names is a launch without a duration. */
 static int join_launches(merged *m, int from, records *t)
 {
-    qsort(t->r, t->n, sizeof *t->r, by_launch);
+    if (t->n > 1)                       /* no records: t->r may be NULL */
+        qsort(t->r, t->n, sizeof *t->r, by_launch);
     char *covered = calloc((size_t)(m->n - from) + 1, 1);
     double *scratch = malloc((t->n + 1) * sizeof *scratch);
     row_index ix = { 0 };
