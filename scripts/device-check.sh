@@ -2,7 +2,8 @@
 # device-check.sh - everything the GPU half needs, in one device call:
 # build, GPU tests, the benchmark, the probes; data and logs under $OUT,
 # a short table last.
-#   scripts/device-check.sh [STAGE...]   stages: info build test bench probe ncu
+#   scripts/device-check.sh [STAGE...]   stages: info build test test2 bench probe ncu
+#   (test2: the GPU tests over two GPUs, on a 2-GPU machine)
 #   (default: info build test probe bench)
 # Env: OUT (default ./device-out), SIZE (4096), KERNELS (all), JOBS (nproc).
 set -uo pipefail
@@ -36,6 +37,11 @@ run_stage() {
         GEMMPROF_REQUIRE_GPU=1 make test >"$OUT/test.log" 2>&1 || status=1
         grep -E '^(FAILED|SKIPPED):' "$OUT/test.log" | head -40
         note "test: $(tail -1 "$OUT/test.log") ($((SECONDS - t0)) s)" ;;
+    test2)      # the same over two GPUs side by side (scripts/gpu-tests-split.sh)
+        GEMMPROF_REQUIRE_GPU=1 bash scripts/gpu-tests-split.sh "$OUT/test-split" \
+            >"$OUT/test.log" 2>&1 || status=1
+        grep -E '^(FAILED|SKIPPED):' "$OUT/test.log" | head -40
+        note "test2: $(tail -1 "$OUT/test.log") ($((SECONDS - t0)) s)" ;;
     probe)
         bin/gemmprof probe --out "$OUT/ceilings.csv" >"$OUT/probe.log" 2>&1 || status=1
         note "probe: exit ${PIPESTATUS[0]} ($((SECONDS - t0)) s)" ;;
