@@ -115,12 +115,12 @@ struct SplitTail {
     {
         return min(k, (q % s + 1) * iters / s * BK) - k0(q, k);
     }
-    /* The thread and block indices are re-read here (volatile: not
-     * hoisted), so that nothing of this epilogue is computed before the k
-     * loop and kept in registers across it (measured: 255 registers and
-     * 10% slower k iterations on the H200 when it was). */
+    /* The block and thread indices are read here (volatile: not hoisted),
+     * so that nothing of this epilogue is computed before the k loop and
+     * kept in registers across it.  (What did cost registers, 255 and
+     * spills, was adding the slots into live sums: see slots_sum.) */
     template <class T>
-    __device__ __forceinline__ bool finish(int, int, float (&acc)[T::TM][T::TN]) const
+    __device__ __forceinline__ bool finish(float (&acc)[T::TM][T::TN]) const
     {
         __shared__ int last;            /* this part was the tile's last */
         int q, tid;

@@ -249,7 +249,7 @@ struct Whole {
     __device__ __forceinline__ int k0(int, int) const { return 0; }
     __device__ __forceinline__ int kl(int, int k) const { return k; }
     template <class T>
-    __device__ __forceinline__ bool finish(int, int, float (&)[T::TM][T::TN]) const
+    __device__ __forceinline__ bool finish(float (&)[T::TM][T::TN]) const
     {
         return true;
     }
@@ -347,7 +347,7 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
             rs = rn;
         }
         gp_cp_async_wait<0>(); /* only empty groups can be left; leave none */
-        if (!w.template finish<T>(blk, tid, acc))
+        if (!w.template finish<T>(acc))
             return;
 
         C += (size_t)bm0 * ldc + bn0;
