@@ -5,8 +5,9 @@
 
 Reads WORKDIR/times.txt ("label seconds exit" lines), the gemmprof run
 files (b-*.csv default sampling, c-*.csv --metrics none, g.csv compiled,
-h.csv/h-all.csv NVTX) and ncu's CSV logs (d-ncu.csv per-launch-config,
-e-ncu.csv every launch), and prints the table for issue 29."""
+h.csv/h-all.csv NVTX, b0-*.csv --tensor-gate off when there) and ncu's CSV
+logs (d-ncu-*.csv per-launch-config, one a round; e-ncu.csv every launch),
+and prints the table for issue 29."""
 import csv
 import glob
 import os
@@ -85,7 +86,8 @@ def main(w):
     # launches
     b, c = os.path.join(w, 'b-1.csv'), os.path.join(w, 'c-1.csv')
     nb, nc = launches(b), launches(c)
-    ne, nd = ncu_launches(os.path.join(w, 'e-ncu.csv')), ncu_launches(os.path.join(w, 'd-ncu.csv'))
+    ne, nd = ncu_launches(os.path.join(w, 'e-ncu.csv')), (ncu_launches(os.path.join(w, 'd-ncu-1.csv')) or
+                                                               ncu_launches(os.path.join(w, 'd-ncu.csv')))
     e_done = codes.get('e-ncu-all') == 0
     say('')
     say('launches')
@@ -99,24 +101,40 @@ def main(w):
     say('')
     say(f'wall time (s; median of {len([k for k in times if k.startswith("a-plain")])}, min-max)')
     for label, name in (('a-plain', 'a plain'), ('b-trace', 'b gemmprof trace'),
-                        ('c-none', 'c gemmprof trace --metrics none')):
+                        ('b0-gate-off', 'b0 gemmprof trace --tensor-gate off'),
+                        ('c-none', 'c gemmprof trace --metrics none'),
+                        ('d-ncu-per-config', 'd ncu per-launch-config count 1')):
         m, lo, hi = med(label)
         if m is not None:
             say(f'  {name:36} {m:7.2f}  ({lo:.2f}-{hi:.2f})  overhead {m - a:+.2f}')
-    for label, name in (('d-ncu-per-config', 'd ncu per-launch-config count 1'),
-                        ('e-ncu-all', 'e ncu every launch')):
-        if label in times:
-            say(f'  {name:36} {times[label]:7.2f}  overhead {times[label] - a:+.2f}'
-                f'{"" if codes[label] == 0 else "  (exit %d)" % codes[label]}')
-    ob = med('b-trace')[0] - a
-    for label, goal in (('d-ncu-per-config', 0.5), ('e-ncu-all', 0.05)):
-        if label in times and times[label] - a > 0:
-            r = ob / (times[label] - a)
-            extra = ''
-            if label == 'e-ncu-all' and not e_done and ne > 0:
-                est = (times[label] - a) * nb / ne      # ncu's cost per launch x all launches
-                extra = f'; ncu stopped after {ne} of {nb}: estimated full overhead {est:.0f} s, ratio {ob / est:.3f}'
-            say(f'  trace overhead / {label} overhead = {r:.3f} (goal <= {goal}){extra}')
+    if 'e-ncu-all' in times:
+        say(f'  {"e ncu every launch":36} {times["e-ncu-all"]:7.2f}  overhead '
+            f'{times["e-ncu-all"] - a:+.2f}'
+            f'{"" if codes["e-ncu-all"] == 0 else "  (exit %d)" % codes["e-ncu-all"]}')
+    ob, od = med('b-trace')[0] - a, (med('d-ncu-per-config')[0] or a) - a
+    if od > 0:
+        # the same ratio round by round (each b and d against its round's
+        # plain run), for its spread
+        per = sorted((times[f'b-trace-{i}'] - times[f'a-plain-{i}']) /
+                     (times[f'd-ncu-per-config-{i}'] - times[f'a-plain-{i}'])
+                     for i in range(1, 100) if f'd-ncu-per-config-{i}' in times and
+                     f'b-trace-{i}' in times and times[f'd-ncu-per-config-{i}'] > times[f'a-plain-{i}'])
+        say(f'  trace overhead / d-ncu-per-config overhead = {ob / od:.3f} (goal <= 0.5; medians); '
+            f'round by round {", ".join(f"{x:.2f}" for x in per)}')
+        b0 = med('b0-gate-off')[0]
+        if b0 is not None:
+            say(f'  trace --tensor-gate off overhead / d-ncu-per-config overhead = {(b0 - a) / od:.3f}')
+        cost = meta(b, 'profiling_cost') or ''
+        say(f'  profiled launches: gemmprof {sum(int(r["profiled"]) for r in rows(b))} (one per kernel '
+            f'and configuration), ncu {nd}; ncu adds {od / max(nd, 1) * 1e3:.0f} ms a profiled '
+            f'launch; gemmprof: {cost[:160]}')
+    if 'e-ncu-all' in times and times['e-ncu-all'] - a > 0:
+        r = ob / (times['e-ncu-all'] - a)
+        extra = ''
+        if not e_done and ne > 0:
+            est = (times['e-ncu-all'] - a) * nb / ne      # ncu's cost per launch x all launches
+            extra = f'; ncu stopped after {ne} of {nb}: estimated full overhead {est:.0f} s, ratio {ob / est:.3f}'
+        say(f'  trace overhead / e-ncu-all overhead = {r:.3f} (goal <= 0.05){extra}')
     # per-configuration time against --metrics none: the mean time of a
     # launch (time_total_ms / reps, the unprofiled launches), pooled over
     # the REPS runs of each.  Not the median: one configuration may be

@@ -4,8 +4,10 @@
 # a PyTorch MLP training loop (scripts/trace-mlp.py, 1334 launches on an H200) run
 #   a. plain                                        wall time, median of REPS
 #   b. gemmprof trace (the default: --sample per-config:1)          "
+#  b0. gemmprof trace --tensor-gate off (every profiled launch takes the
+#      tensor-path counters' passes too; GATE_OFF=0 leaves it out)  "
 #   c. gemmprof trace --metrics none                                "
-#   d. ncu --filter-mode per-launch-config --launch-count 1, b's counters
+#   d. ncu --filter-mode per-launch-config --launch-count 1, b's counters "
 #   e. ncu on every launch, b's counters (its rows: ncu's launch count,
 #      which is f, ncu's count without a filter: no second ncu run)
 #   g. gemmprof trace of the loop under torch.compile(mode="reduce-overhead")
@@ -16,7 +18,7 @@
 # counted by gemmprof against ncu, overheads and their ratios (goals: 0.5x
 # of d's, 0.05x of e's), per-configuration time of b against c for kernels
 # of 10 us or more (goal 2%) and the spread below, graph kernels of g.
-#   scripts/trace-scale.sh            Env: OUT (./trace-scale-out), REPS (3),
+#   scripts/trace-scale.sh            Env: OUT (./trace-scale-out), REPS (5),
 #   ITERS (44), NCU (ncu), PYTHON (python3), JOBS (nproc), BUDGET (480 s:
 #   ncu every-launch gets what is left of it, at least 120 s)
 # $OUT keeps summary.txt, the run files b.csv, c.csv, g.csv, h.csv and
@@ -26,7 +28,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${OUT:-$PWD/trace-scale-out}; mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 W=$OUT/work; mkdir -p "$W"
-REPS=${REPS:-3}
+REPS=${REPS:-5}
+GATE_OFF=${GATE_OFF:-1}
 ITERS=${ITERS:-44}
 NCU=${NCU:-ncu}
 PYTHON=${PYTHON:-python3}
@@ -61,22 +64,28 @@ git rev-parse --short=12 HEAD >"$W/commit.txt" 2>/dev/null || echo unknown >"$W/
 "$PYTHON" "${MLP[@]}" >"$W/warmup.log" 2>&1 || { cat "$W/warmup.log"; exit 1; }
 log "warm-up done"
 
-# a, b, c interleaved, REPS times each
+# a, b, (b0,) c and d interleaved, REPS times each: every overhead is a
+# median over rounds that met the same machine state (one run of each was
+# 0.52 +- ~0.15 on the H200: a plain run alone varied 10.0-12.4 s)
+METRICS=
 for r in $(seq 1 "$REPS"); do
     timed "a-plain-$r" "$PYTHON" "${MLP[@]}"
     timed "b-trace-$r" "$GP" trace -o "$W/b-$r.csv" -- "$PYTHON" "${MLP[@]}"
+    [ "$GATE_OFF" = 1 ] &&
+        timed "b0-gate-off-$r" "$GP" trace --tensor-gate off -o "$W/b0-$r.csv" -- "$PYTHON" "${MLP[@]}"
     timed "c-none-$r" "$GP" trace --metrics none -o "$W/c-$r.csv" -- "$PYTHON" "${MLP[@]}"
-    log "a/b/c round $r"
+    if [ -z "$METRICS" ]; then
+        METRICS=$(sed -n 's/^# metrics: //p' "$W/b-1.csv" | head -1)
+        echo "$METRICS" >"$W/metrics.txt"
+        NCU_FLAGS=(--cache-control none --clock-control none --print-units base --csv --metrics "$METRICS")
+    fi
+    timed "d-ncu-per-config-$r" env LC_ALL=C timeout 200 "$NCU" --filter-mode per-launch-config \
+        --launch-count 1 "${NCU_FLAGS[@]}" --log-file "$W/d-ncu-$r.csv" "$PYTHON" "${MLP[@]}"
+    log "a/b/c/d round $r"
 done
 cp "$W/b-1.csv" "$OUT/b.csv"
 cp "$W/c-1.csv" "$OUT/c.csv"
-METRICS=$(sed -n 's/^# metrics: //p' "$OUT/b.csv" | head -1)
-echo "$METRICS" >"$W/metrics.txt"
-NCU_FLAGS=(--cache-control none --clock-control none --print-units base --csv --metrics "$METRICS")
-
-timed d-ncu-per-config env LC_ALL=C timeout 200 "$NCU" --filter-mode per-launch-config \
-    --launch-count 1 "${NCU_FLAGS[@]}" --log-file "$W/d-ncu.csv" "$PYTHON" "${MLP[@]}"
-log "d (ncu per-launch-config)"
+cp "$W/d-ncu-1.csv" "$W/d-ncu.csv"
 timed g-compile timeout 200 "$GP" trace -o "$W/g.csv" -- "$PYTHON" "${MLP[@]}" --compile
 cp "$W/g.csv" "$OUT/g.csv" 2>/dev/null
 log "g (torch.compile reduce-overhead)"

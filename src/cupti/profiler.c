@@ -17,9 +17,11 @@
 #include "util/util.h"
 #include "session.h"
 
-/* Kernels one launcher may launch (cuBLAS can add a split-K reduction).
- * CUPTI silently drops ranges beyond this (numOfRangeDropped stays 0). */
-#define GP_MAX_RANGES 8
+/* Kernels one launcher may launch (cuBLAS can add a split-K reduction;
+ * rung subgemm_tail launches up to 13: two head rectangles, two long
+ * parts, 2 x 4 short parts, the fixup).  CUPTI silently drops ranges
+ * beyond this (numOfRangeDropped stays 0). */
+#define GP_MAX_RANGES 16
 
 struct gp_profiler {
     gp_session s;
