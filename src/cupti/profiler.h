@@ -208,7 +208,8 @@ const char *gp_replay_chip(const gp_replay *r);
 typedef struct {
     long launches;
     long gated;           /* of them, run with the gated config            */
-    double arm_ms;        /* counter image reset + SetConfig               */
+    long switches;        /* object re-enabled to change config (gated)    */
+    double arm_ms;        /* counter image reset + SetConfig (+ re-enable) */
     double start_ms;      /* cuptiRangeProfilerStart                       */
     double stop_ms;       /* cuptiRangeProfilerStop                        */
     double evaluate_ms;   /* DecodeData + EvaluateToGpuValues              */

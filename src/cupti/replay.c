@@ -163,6 +163,7 @@ int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
 void gp_replay_costs(const gp_replay *r, gp_replay_cost *out)
 {
     *out = r->cost;
+    out->switches = r->s.switches;
 }
 
 int gp_replay_passes(const gp_replay *r) { return r->s.passes; }

@@ -250,6 +250,7 @@ static int switch_config(gp_session *s, char *err, size_t errlen)
         return 0;
     disable_object(o);
     o->holds = NULL;
+    o->switches++;
     return enable_object(o, err, errlen);
 }
 

@@ -40,6 +40,8 @@ struct gp_session {
                                             this one uses (NULL: its own rp) */
     const gp_session *holds;             /* own object: whose config it has */
     int reenable_on_switch;              /* own object: gp_session_share    */
+    long switches;                       /* own object: re-enabled for the
+                                            other session's config          */
     size_t first_range;                  /* ranges already in the image     */
     char refused[400];                   /* set once Start is refused       */
 };

@@ -132,6 +132,7 @@ static void add_replay_cost(gp_replay_cost *sum, const gp_replay *rp)
     gp_replay_costs(rp, &c);
     sum->launches += c.launches;
     sum->gated += c.gated;
+    sum->switches += c.switches;
     sum->arm_ms += c.arm_ms;
     sum->start_ms += c.start_ms;
     sum->stop_ms += c.stop_ms;
@@ -468,10 +469,11 @@ static void note_cost(void)
                                               cost.exit_ms + cost.row_ms + cost.flush_ms;
     char v[700];
     snprintf(v, sizeof v, "%ld profiled launches (%ld with every counter, %ld gated: "
-             "--tensor-gate), %.1f ms in them; a launch: %.2f ms = "
+             "--tensor-gate; %ld config switches), %.1f ms in them; a launch: %.2f ms = "
              "entry %.2f (counter image reset %.2f; Start %.2f), launch with "
              "its replay %.2f, exit %.2f (Stop %.2f, evaluate %.2f), row %.2f, activity "
-             "flush %.2f", cost.launches, c->launches - c->gated, c->gated, total, total / n,
+             "flush %.2f", cost.launches, c->launches - c->gated, c->gated, c->switches,
+             total, total / n,
              cost.enter_ms / n, c->arm_ms / n, c->start_ms / n, cost.launch_ms / n,
              cost.exit_ms / n, c->stop_ms / n, c->evaluate_ms / n, cost.row_ms / n,
              cost.flush_ms / n);
