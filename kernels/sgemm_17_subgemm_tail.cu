@@ -37,7 +37,6 @@
  * + (q + 2) x the tail's C (the W written and read, the fixup's C).
  */
 #include "sgemm_async.cuh"
-#include <stdlib.h>
 
 namespace gp_sub {
 
@@ -171,17 +170,17 @@ struct Plan {
  * and a short one's c (b + d), equal when b = (1 - (c - 1) d) / (q + c).
  * The fixup costs a pass over the tail's C per workspace (~3 TB/s, from
  * L2) and a launch.  T is ~0.168 us per k (wide_tile on a 132-SM Hopper:
- * 2 x 128 x 256 FLOP per k at ~0.39 TFLOP/s an SM).  DELTA_US: with 3 us
- * and equal k per part the H200 ran 4096^3 at 0.94 T of tail, not the
- * 0.92 T predicted; 4.5 us accounts for it. */
-constexpr double DELTA_US = 4.5, US_PER_K = 0.168, FIX_BYTES_PER_US = 3e6, LAUNCH_US = 2.0;
+ * 2 x 128 x 256 FLOP per k at ~0.39 TFLOP/s an SM).  DELTA_US measured on
+ * the H200 at 4096^3 (3 interleaved rounds each, reports/ladder-notes.md):
+ * 3 us (a short part of 55 k tiles) 99.94% of cuBLAS, 4.5 (54) 99.89%,
+ * 6 (53) 99.79%, 8 (53) 99.80%; equal k per part (56) 99.71%. */
+constexpr double DELTA_US = 3.0, US_PER_K = 0.168, FIX_BYTES_PER_US = 3e6, LAUNCH_US = 2.0;
 
 static Plan plan_for(int rest, int free_slots, int k)
 {
     Plan best = { 0, k, 0 };
     const int iters = GP_CDIV(k, BK);
-    const char *ov = getenv("GP_TMP_DELTA_US");   /* TMP exploration */
-    const double tile_us = US_PER_K * k, d = (ov ? atof(ov) : DELTA_US) / tile_us;
+    const double tile_us = US_PER_K * k, d = DELTA_US / tile_us;
     const double fix = (rest * (double)(TileW::BM * TileW::BN * 4) / FIX_BYTES_PER_US +
                         LAUNCH_US) / tile_us;
     double best_t = 1.0;
@@ -232,9 +231,10 @@ static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *i
     float *ws = NULL;
     if (!(e = pool_for(dev, &p)))
         e = cudaMallocAsync((void **)&ws, (size_t)pl.q * wsize * sizeof(float), st);
+    const int used = NLONG + 2 * pl.q;  /* streams this call forks to */
     if (!e)
         e = cudaEventRecord(p->fork, st);
-    for (int i = 0; !e && i < NSTREAMS; ++i)
+    for (int i = 0; !e && i < used; ++i)
         e = cudaStreamWaitEvent(p->s[i], p->fork, 0);
     /* the head, the long parts (on the first SMs the head frees), then the
      * short parts; the caller's stream only forks and joins */
@@ -255,7 +255,7 @@ static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *i
         if (!e)
             e = run_piece<VB>(a, t2p, p->s[NLONG + 2 * j + 1]);
     }
-    for (int i = 0; !e && i < NSTREAMS; ++i) {
+    for (int i = 0; !e && i < used; ++i) {
         e = cudaEventRecord(p->join[i], p->s[i]);
         if (!e)
             e = cudaStreamWaitEvent(st, p->join[i], 0);
