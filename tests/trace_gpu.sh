@@ -77,8 +77,7 @@ bad=$(col t.csv time_ms | grep -vcE '^[0-9.e+-]+$')
 [ "$bad" = 0 ] && pass trace_gpu/activity_durations ||
     fail trace_gpu/activity_durations "$bad rows without time_ms"
 # the process's host time per profiled launch: all 10 launches accounted
-# (--sample all: no launch gated)
-grep -qE '^# profiling_cost: [0-9]+: 10 profiled launches \(10 with every counter, 0 gated: --tensor-gate; 0 config switches\), [0-9.]+ ms in them; a launch: [0-9.]+ ms = entry' t.csv &&
+grep -qE '^# profiling_cost: [0-9]+: 10 profiled launches, [0-9.]+ ms in them; a launch: [0-9.]+ ms = entry' t.csv &&
     pass trace_gpu/profiling_cost_line || fail trace_gpu/profiling_cost_line "$(grep '^# profiling_cost' t.csv)"
 pids=$(col t.csv pid | sort -u)
 [ "$(wc -l <<<"$pids")" = 1 ] && [ "$pids" -gt 0 ] && pass trace_gpu/pid_tagged ||
@@ -100,69 +99,6 @@ col t.csv precision | sort -u | tr '\n' ' ' | grep -qx 'bf16 fp32 fp64 ' &&
 [ "$(rows n.csv)" = 5 ] && [ "$(col n.csv sm__sass_thread_inst_executed_op_ffma_pred_on.sum | sort -u)" = NA ] &&
     [ "$(col n.csv time_ms | grep -c NA)" = 0 ] && pass trace_gpu/metrics_none_times_only ||
     fail trace_gpu/metrics_none_times_only "$(cat n.err)"
-
-# ---- --tensor-gate (on by default): a kernel not yet seen using the
-# tensor pipe is profiled without the sm__ops_path_tensor_* counters, in
-# fewer passes (5 -> 3 on GH100), with the tensor pipe's instruction count;
-# bf16_mma's first launch shows tensor instructions, so its second gets
-# every counter.  Both settings: the exact counts, bf16_mma's BF16 count
-# and everyone else's tensor counts exactly 0; what the headers say. ----
-for gate in on off; do
-    "$GP" trace --tensor-gate $gate -o g-$gate.csv -- ./app --launches 2 --expect g-$gate.txt \
-        >/dev/null 2>g-$gate.err
-    want trace_gpu/tensor_gate_${gate}_counts_exact $CMP expect g-$gate.csv g-$gate.txt
-    python3 - g-$gate.csv $gate >g-$gate.check 2>&1 <<'EOF'
-import csv, re, sys
-path, gate = sys.argv[1], sys.argv[2]
-meta = {}
-for l in open(path):
-    m = re.match(r'# ([a-z_]+): (.*)', l)
-    if m:
-        meta.setdefault(m.group(1), m.group(2))
-rows = list(csv.DictReader(l for l in open(path) if not l.startswith('#')))
-tensor = [c for c in rows[0] if c.startswith('sm__ops_path_tensor_')]
-assert len(tensor) == 5, tensor
-assert len(rows) == 5, len(rows)
-for r in rows:
-    bf16 = r['kernel'].startswith('void bf16_mma')
-    for c in tensor:
-        if bf16 and c == 'sm__ops_path_tensor_src_bf16_dst_fp32.sum':
-            assert r[c] != 'NA' and float(r[c]) > 0, (r['kernel'], c, r[c])
-        else:
-            assert r[c] != 'NA' and float(r[c]) == 0, (r['kernel'], c, r[c])
-    want = 2 if bf16 and gate == 'on' else 1      # the granted launch
-    assert int(r['profiled']) == want, (r['kernel'], r['profiled'], want)
-passes = meta['passes']
-if gate == 'on':
-    m = re.fullmatch(r'(\d+) \((\d+) for launches without tensor instructions: --tensor-gate\)', passes)
-    assert m and int(m.group(2)) < int(m.group(1)), passes
-    if meta.get('chip') == 'GH100':
-        assert (m.group(1), m.group(2)) == ('5', '3'), passes
-    cost = '6 profiled launches (1 with every counter, 5 gated: --tensor-gate; '
-else:
-    assert re.fullmatch(r'\d+', passes), passes
-    cost = '5 profiled launches (5 with every counter, 0 gated: --tensor-gate; 0 config switches)'
-assert cost in meta['profiling_cost'], meta['profiling_cost']
-assert 'tensor_counters' not in meta, meta['tensor_counters']
-assert meta['trace_filter'].endswith('tensor gate ' + gate), meta['trace_filter']
-print('passes: ' + passes)
-print('ok')
-EOF
-    grep -qx ok g-$gate.check && pass trace_gpu/tensor_gate_${gate}_rows_and_headers ||
-        fail trace_gpu/tensor_gate_${gate}_rows_and_headers "$(tail -3 g-$gate.check) $(cat g-$gate.err)"
-done
-# A configuration whose one gated launch showed tensor instructions and
-# that never launched again: its tensor-path counters NA, and the header
-# says why.
-"$GP" trace -o g1.csv -- ./app --launches 1 >/dev/null 2>g1.err
-bf16() {   # the BF16 tensor count of the row whose kernel starts with $1
-    paste -d' ' <(col g1.csv kernel) <(col g1.csv sm__ops_path_tensor_src_bf16_dst_fp32.sum) |
-        awk -v k="$1" 'index($0, k) == 1 { print $NF }'
-}
-[ "$(bf16 'void bf16_mma')" = NA ] && [ "$(bf16 'void chain<ffma_step')" = 0 ] &&
-    grep -qE '^# tensor_counters: [0-9]+: NA in 1 launch configuration: its profiled launch ran without them \(--tensor-gate\)' g1.csv &&
-    pass trace_gpu/tensor_gate_na_said || fail trace_gpu/tensor_gate_na_said \
-    "bf16_mma $(bf16 'void bf16_mma'), ffma $(bf16 'void chain<ffma_step'): $(grep '^# tensor_counters' g1.csv) $(cat g1.err)"
 
 # ---- the application is left alone ----
 expect trace_gpu/exit_status_passed 5 '' -- "$GP" trace -o x.csv -- ./app --exit 5
@@ -269,6 +205,6 @@ else
     skip trace_gpu/rows_plot "no gnuplot here"
 fi
 if [ -n "${TRACE_KEEP:-}" ]; then          # the device script keeps the files
-    mkdir -p "$TRACE_KEEP" && cp t.csv s.csv expect.txt g-on.csv g-off.csv g1.csv "$TRACE_KEEP/"
+    mkdir -p "$TRACE_KEEP" && cp t.csv s.csv expect.txt "$TRACE_KEEP/"
     cp d.csv pl.csv nv.csv none.csv scale.txt t.check "$TRACE_KEEP/" 2>/dev/null
 fi

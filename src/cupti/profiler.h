@@ -78,29 +78,6 @@ int gp_profiler_device_chip(int device, char *chip, size_t n, char *err,
 int gp_profiler_count_passes(const gp_metric_list *list, const char *chip,
                              char *err, size_t errlen);
 
-/* ---- the tensor gate (gate.c; gemmprof trace --tensor-gate) ----
- * A launch that executed no tensor-pipe instruction has every
- * sm__ops_path_tensor_* count exactly 0; on GH100 those five counters take
- * the default set from 3 passes to 5.  The gated list is the list without
- * them plus GP_TENSOR_GATE_METRIC, which costs no pass there. */
-#define GP_TENSOR_PATH_PREFIX "sm__ops_path_tensor_"
-#define GP_TENSOR_GATE_METRIC "sm__inst_executed_pipe_tensor.sum"
-
-/* 1 if `name` is a tensor-path counter (GP_TENSOR_PATH_PREFIX...). */
-int gp_metric_is_tensor_path(const char *name);
-
-/* The passes a list needs: the session's config build, or a test's
- * stand-in.  >= 1, or -1 with err. */
-typedef int (*gp_gate_passes_fn)(void *ctx, const gp_metric_list *list,
-                                 char *err, size_t errlen);
-
-/* Fill `gated` from `full` and decide whether it pays: 1 when `full` has
- * a tensor-path metric and passes(gated) < full_passes; 0 otherwise
- * (passes is not called when there is no tensor-path metric); -1 with
- * err when passes failed. */
-int gp_tensor_gate_plan(const gp_metric_list *full, int full_passes, gp_metric_list *gated,
-                        gp_gate_passes_fn passes, void *ctx, char *err, size_t errlen);
-
 /* --list-metrics: every base metric of `chip`, one per line
  * "name<TAB>type<TAB>unit<TAB>description", sorted, after '#' lines naming
  * the suffixes that make a collectable name (".sum", ...).  0, -1 with err
@@ -174,42 +151,22 @@ typedef struct gp_replay gp_replay;
  * first Start's cost.  NULL with a one-line reason and fix in `err`
  * (counters refused, unsupported device, ...). */
 gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
-                           int tensor_gate, char *err, size_t errlen);
-/* With tensor_gate, begin also builds a second config, the gated list
- * (gp_tensor_gate_plan), on the same range profiler object (CUPTI enables
- * one per context), when the list has tensor-path metrics and the gated
- * list needs fewer passes; without it every launch uses the full list. */
-
-/* What a profiled launch showed of the tensor pipe. */
-typedef struct {
-    int gated;      /* it ran with the gated config                        */
-    int tensor;     /* 1: it executed tensor instructions; 0: none; -1: not
-                       known (no tensor counter, or NA)                     */
-} gp_replay_tensor;
-
-/* Around exactly one kernel launch.  start: with gated (and a gated
- * config) the launch runs the gated list, else the full one; 0, or -1 with
- * err (a refusal sticks: every later start fails with the same reason).
- * stop: evaluates the launch's range into metric[] (indexed GP_M_*, for
- * the metrics that are row columns; a gated launch's tensor-path columns
- * are 0 where the gate counted no tensor instruction, NAN where it did:
- * they were not collected) and says what it saw in *t; 0, or -1 with
- * err. */
-int gp_replay_start(gp_replay *r, int gated, char *err, size_t errlen);
+                           char *err, size_t errlen);
+/* Around exactly one kernel launch.  start: 0, or -1 with err (a refusal
+ * sticks: every later start fails with the same reason).  stop: evaluates
+ * the launch's range into metric[] (indexed GP_M_*, for the metrics that
+ * are row columns); 0, or -1 with err. */
+int gp_replay_start(gp_replay *r, char *err, size_t errlen);
 int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
-                   gp_replay_tensor *t, char *err, size_t errlen);
+                   char *err, size_t errlen);
 int gp_replay_passes(const gp_replay *r);
-/* Passes of the gated config; 0 when there is none. */
-int gp_replay_gated_passes(const gp_replay *r);
 const char *gp_replay_chip(const gp_replay *r);
 
 /* Where a profiled launch's time goes on the host, summed over the
  * object's launches (milliseconds), for trace's "profiling_cost" line. */
 typedef struct {
     long launches;
-    long gated;           /* of them, run with the gated config            */
-    long switches;        /* object re-enabled to change config (gated)    */
-    double arm_ms;        /* counter image reset + SetConfig (+ re-enable) */
+    double arm_ms;        /* counter image reset + SetConfig               */
     double start_ms;      /* cuptiRangeProfilerStart                       */
     double stop_ms;       /* cuptiRangeProfilerStop                        */
     double evaluate_ms;   /* DecodeData + EvaluateToGpuValues              */

@@ -152,46 +152,25 @@ int gp_session_open(gp_session *s, const gp_metric_list *list, CUcontext ctx,
     return 0;
 }
 
-/* The session that owns s's range profiler object. */
-static gp_session *owner_of(gp_session *s)
+int gp_session_enable(gp_session *s, CUpti_ProfilerReplayMode replay,
+                      size_t max_ranges, char *err, size_t errlen)
 {
-    return s->owner ? s->owner : s;
-}
-
-static CUpti_RangeProfiler_Object *object_of(const gp_session *s)
-{
-    return s->owner ? s->owner->rp : s->rp;
-}
-
-static int enable_object(gp_session *s, char *err, size_t errlen)
-{
+    const gp_cupti_api *api = s->api;
+    s->replay = replay;
+    s->max_ranges = max_ranges;
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params, e);
     e.ctx = s->ctx;
-    if (gp_session_check(s, s->api->cuptiRangeProfilerEnable(&e),
+    if (gp_session_check(s, api->cuptiRangeProfilerEnable(&e),
                          "cuptiRangeProfilerEnable", err, errlen))
         return -1;
     s->rp = e.pRangeProfilerObject;
-    return 0;
-}
 
-static void disable_object(gp_session *s)
-{
-    GP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params, d);
-    d.pRangeProfilerObject = s->rp;
-    s->api->cuptiRangeProfilerDisable(&d);
-    s->rp = NULL;
-}
-
-/* The counter data image for s's list on the enabled object. */
-static int size_image(gp_session *s, char *err, size_t errlen)
-{
-    const gp_cupti_api *api = s->api;
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, sz);
-    sz.pRangeProfilerObject = object_of(s);
+    sz.pRangeProfilerObject = s->rp;
     sz.pMetricNames = s->names;
     sz.numMetrics = (size_t)s->list.count;
-    sz.maxNumOfRanges = s->max_ranges;
-    sz.maxNumRangeTreeNodes = s->max_ranges;
+    sz.maxNumOfRanges = max_ranges;
+    sz.maxNumRangeTreeNodes = max_ranges;
     if (gp_session_check(s, api->cuptiRangeProfilerGetCounterDataSize(&sz),
                          "cuptiRangeProfilerGetCounterDataSize", err, errlen))
         return -1;
@@ -201,57 +180,6 @@ static int size_image(gp_session *s, char *err, size_t errlen)
         return -1;
     }
     return 0;
-}
-
-int gp_session_enable(gp_session *s, CUpti_ProfilerReplayMode replay,
-                      size_t max_ranges, char *err, size_t errlen)
-{
-    s->replay = replay;
-    s->max_ranges = max_ranges;
-    if (enable_object(s, err, errlen))
-        return -1;
-    return size_image(s, err, errlen);
-}
-
-int gp_session_share(gp_session *s, gp_session *owner, const gp_metric_list *list,
-                     int reenable_on_switch, char *err, size_t errlen)
-{
-    memset(s, 0, sizeof *s);
-    s->list = *list;
-    gp_host_name_ptrs(&s->list, s->names);
-    map_metrics(s);
-    s->api = owner->api;
-    s->ctx = owner->ctx;
-    s->owner = owner;
-    s->replay = owner->replay;
-    s->max_ranges = owner->max_ranges;
-    memcpy(s->chip, owner->chip, sizeof s->chip);
-    owner->reenable_on_switch = reenable_on_switch;
-    if (!(s->host = gp_host_open(s->api, s->chip, owner->avail, err, errlen)) ||
-        gp_host_check_names(s->api, s->host, &s->list, s->chip, err, errlen) ||
-        gp_host_config(s->api, s->host, &s->list, &s->config, &s->config_size,
-                       &s->passes, err, errlen))
-        return -1;
-    return size_image(s, err, errlen);
-}
-
-int gp_session_armed(const gp_session *s)
-{
-    const gp_session *o = s->owner ? s->owner : s;
-    return s->armed && o->holds == s;
-}
-
-/* The object holds the other session's config: with reenable_on_switch,
- * a fresh object for s's (measured 13 ms for Disable, docs/cupti.md). */
-static int switch_config(gp_session *s, char *err, size_t errlen)
-{
-    gp_session *o = owner_of(s);
-    if (!o->holds || o->holds == s || !o->reenable_on_switch)
-        return 0;
-    disable_object(o);
-    o->holds = NULL;
-    o->switches++;
-    return enable_object(o, err, errlen);
 }
 
 static int total_ranges(gp_session *s, size_t *ranges, char *err, size_t errlen)
@@ -266,16 +194,14 @@ static int total_ranges(gp_session *s, size_t *ranges, char *err, size_t errlen)
     return 0;
 }
 
-/* Same config and mode every time for one session: an enabled object
- * keeps its first config's pass schedule (docs/cupti.md, gotchas), which
- * is then the right one; two sessions on one object: switch_config. */
+/* Same config and mode every time: an enabled object keeps its first
+ * config's pass schedule (docs/cupti.md, gotchas), which is then the
+ * right one. */
 int gp_session_arm(gp_session *s, char *err, size_t errlen)
 {
     const gp_cupti_api *api = s->api;
-    if (switch_config(s, err, errlen))
-        return -1;
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params, init);
-    init.pRangeProfilerObject = object_of(s);
+    init.pRangeProfilerObject = s->rp;
     init.counterDataSize = s->data_size;
     init.pCounterData = s->data;
     if (gp_session_check(s, api->cuptiRangeProfilerCounterDataImageInitialize(&init),
@@ -283,7 +209,7 @@ int gp_session_arm(gp_session *s, char *err, size_t errlen)
         return -1;
 
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params, c);
-    c.pRangeProfilerObject = object_of(s);
+    c.pRangeProfilerObject = s->rp;
     c.configSize = s->config_size;
     c.pConfig = s->config;
     c.counterDataImageSize = s->data_size;
@@ -305,14 +231,13 @@ int gp_session_arm(gp_session *s, char *err, size_t errlen)
     if (total_ranges(s, &s->first_range, err, errlen))
         return -1;
     s->armed = 1;
-    owner_of(s)->holds = s;
     return 0;
 }
 
 int gp_session_start(gp_session *s, char *err, size_t errlen)
 {
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, start);
-    start.pRangeProfilerObject = object_of(s);
+    start.pRangeProfilerObject = s->rp;
     CUptiResult r = s->api->cuptiRangeProfilerStart(&start);
     if (r != CUPTI_SUCCESS) {
         /* Privileges are often refused here, not at Enable: remember it
@@ -328,7 +253,7 @@ int gp_session_start(gp_session *s, char *err, size_t errlen)
 int gp_session_stop(gp_session *s, int *all_submitted, char *err, size_t errlen)
 {
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params, stop);
-    stop.pRangeProfilerObject = object_of(s);
+    stop.pRangeProfilerObject = s->rp;
     *all_submitted = 0;
     if (gp_session_check(s, s->api->cuptiRangeProfilerStop(&stop),
                          "cuptiRangeProfilerStop", err, errlen))
@@ -363,7 +288,7 @@ int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t errle
     for (int i = 0; i < s->list.count; i++)
         s->values[i] = NAN;
     GP_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params, dec);
-    dec.pRangeProfilerObject = object_of(s);
+    dec.pRangeProfilerObject = s->rp;
     if (gp_session_check(s, api->cuptiRangeProfilerDecodeData(&dec),
                          "cuptiRangeProfilerDecodeData", err, errlen))
         return -1;
@@ -417,15 +342,13 @@ void gp_session_fill_row(const gp_session *s, double *metric)
             metric[s->row_index[i]] = s->values[i];
 }
 
-/* A sharing session (s->owner) has no rp, avail or CUPTI of its own:
- * only its host object and images go. */
 void gp_session_close(gp_session *s)
 {
-    if (s->rp)
-        disable_object(s);
-    if (s->owner) {
-        s->avail = NULL;
-        s->cupti_initialized = 0;
+    if (s->rp) {
+        GP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params, d);
+        d.pRangeProfilerObject = s->rp;
+        s->api->cuptiRangeProfilerDisable(&d);
+        s->rp = NULL;
     }
     if (s->api)
         gp_host_close(s->api, s->host);

@@ -12,8 +12,7 @@
 #include "loader.h"
 #include "profiler.h"
 
-typedef struct gp_session gp_session;
-struct gp_session {
+typedef struct {
     const gp_cupti_api *api;
     gp_metric_list list;
     const char *names[GP_MAX_METRICS];   /* list's names, for CUPTI         */
@@ -34,17 +33,10 @@ struct gp_session {
     size_t max_ranges;                   /* kernels between Start and Stop  */
     uint8_t *data;                       /* counter data image              */
     size_t data_size;
-    int armed;                           /* image fresh, pass index 0, and
-                                            the object holds this config    */
-    gp_session *owner;                   /* gp_session_share: whose object
-                                            this one uses (NULL: its own rp) */
-    const gp_session *holds;             /* own object: whose config it has */
-    int reenable_on_switch;              /* own object: gp_session_share    */
-    long switches;                       /* own object: re-enabled for the
-                                            other session's config          */
+    int armed;                           /* image fresh, pass index 0       */
     size_t first_range;                  /* ranges already in the image     */
     char refused[400];                   /* set once Start is refused       */
-};
+} gp_session;
 
 /* The start of both begins: a zeroed object of `size` bytes (it embeds a
  * gp_session) for a non-empty `list`; NULL with err. */
@@ -68,24 +60,9 @@ int gp_session_open(gp_session *s, const gp_metric_list *list, CUcontext ctx,
 int gp_session_enable(gp_session *s, CUpti_ProfilerReplayMode replay,
                       size_t max_ranges, char *err, size_t errlen);
 
-/* A second config on `owner`'s enabled object (CUPTI enables one range
- * profiler object per context): s gets `list`'s own host object, config
- * image and counter data image, and borrows the rest (CUPTI, chip,
- * availability, the object), so close neither disables the object nor
- * deinitialises CUPTI.  With reenable_on_switch, arming one after the
- * other disables and enables the object again (docs/cupti.md section 1:
- * SetConfig with another config on one object was measured keeping the
- * first one's pass schedule); without, only SetConfig changes it.
- * 0, or -1 with err (s is then safe to close). */
-int gp_session_share(gp_session *s, gp_session *owner, const gp_metric_list *list,
-                     int reenable_on_switch, char *err, size_t errlen);
-
 /* Reset the counter data image and set the config with pass index 0, so
  * the next Start is pass 0 and its launch range 0 of a fresh image. */
 int gp_session_arm(gp_session *s, char *err, size_t errlen);
-
-/* 1 if s is armed and its object still holds its config (else arm). */
-int gp_session_armed(const gp_session *s);
 
 /* cuptiRangeProfilerStart / Stop.  Start remembers a refusal in
  * s->refused (privileges are often refused there, not at Enable).  Stop

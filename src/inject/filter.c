@@ -140,30 +140,10 @@ void gp_trace_filter_pick(gp_trace_filter *f, const char *name, const gp_trace_c
     p->first_corr = s ? s->first_corr : corr;
     long n = f->per_config ? j : i, window = f->per_config ? f->per_config : f->count;
     int in_window = n >= f->skip && (window < 0 || n - f->skip < window);
-    int granted = s && s->granted;
-    if ((in_window || granted) && (f->count < 0 || f->profiled < f->count)) {
+    if (in_window && (f->count < 0 || f->profiled < f->count)) {
         p->profiled = 1;
         f->profiled++;
-        if (granted)
-            s->granted = 0;
     }
-}
-
-int gp_trace_filter_grant(gp_trace_filter *f, const gp_trace_config_key *k)
-{
-    gp_trace_config_slot *s = f->cap ? find(f->slots, f->cap, k) : NULL;
-    if (!s || !s->used)
-        return -1;
-    s->granted = 1;
-    return 0;
-}
-
-long gp_trace_filter_owed(const gp_trace_filter *f)
-{
-    long n = 0;
-    for (size_t i = 0; i < f->cap; i++)
-        n += f->slots[i].used && f->slots[i].granted;
-    return n;
 }
 
 void gp_trace_filter_free(gp_trace_filter *f)

@@ -62,7 +62,6 @@ typedef struct {
     double t_enter, t_launch;           /* profiled: entry, end of entry  */
     CUfunction f;
     gp_trace_launch l;
-    gp_trace_config_key key;            /* profiled: its configuration    */
     char *name;
     gp_replay *rp;                      /* started for this launch, or NULL */
 } inflight;
@@ -106,18 +105,16 @@ static gp_replay *session_for(CUcontext ctx)
     if (nsessions == (int)(sizeof sessions / sizeof sessions[0]))
         return NULL;
     char why[512];
-    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, gp_inj.gate.on, why, sizeof why);
+    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, why, sizeof why);
     sessions[nsessions++] = (ctx_session){ ctx, rp };
     if (rp && !exit_hook++)             /* after libnvperf_host is loaded */
         atexit(end_sessions_at_exit);
     if (!rp) {
         note_once(&gp_inj.noted_counters, "counters", "refused: ", why);
     } else if (!gp_inj.noted_chip) {
-        char v[160];
-        int gated = gp_replay_gated_passes(rp);
+        char v[64];
         gp_inject_part_note("chip", gp_replay_chip(rp));
-        snprintf(v, sizeof v, gated ? "%d (%d for launches without tensor instructions: "
-                 "--tensor-gate)" : "%d", gp_replay_passes(rp), gated);
+        snprintf(v, sizeof v, "%d", gp_replay_passes(rp));
         gp_inject_part_note("passes", v);
         gp_inj.noted_chip = 1;
     }
@@ -131,8 +128,6 @@ static void add_replay_cost(gp_replay_cost *sum, const gp_replay *rp)
         return;
     gp_replay_costs(rp, &c);
     sum->launches += c.launches;
-    sum->gated += c.gated;
-    sum->switches += c.switches;
     sum->arm_ms += c.arm_ms;
     sum->start_ms += c.start_ms;
     sum->stop_ms += c.stop_ms;
@@ -306,12 +301,11 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         return;
     }
     tl = (inflight){ .state = PROFILED, .locked = 1, .corr = cb->correlationId, .t_enter = t0,
-                     .f = f, .l = l, .key = key, .name = copy };
+                     .f = f, .l = l, .name = copy };
     pthread_mutex_lock(&gp_inj.lock);
     gp_replay *rp = session_for(cb->context);
-    int gated = gp_tensor_gate_gated(&gp_inj.gate, f);
     char err[512];
-    if (rp && gp_replay_start(rp, gated, err, sizeof err) == 0)
+    if (rp && gp_replay_start(rp, err, sizeof err) == 0)
         tl.rp = rp;
     else if (rp)
         note_once(&gp_inj.noted_counters, "counters", "refused: ", err);
@@ -375,15 +369,12 @@ static void launch_exit(const CUpti_CallbackData *cb)
     gp_row r;
     launch_row(cb, &r);
     char err[512] = "";
-    gp_replay_tensor t = { 0, -1 };
-    int counted = !tl.rp || gp_replay_stop(tl.rp, tl.name, r.metric, &t, err, sizeof err) == 0;
+    int counted = !tl.rp || gp_replay_stop(tl.rp, tl.name, r.metric, err, sizeof err) == 0;
     double t_row = now_ms();
     gp_row_derive(&r);
     pthread_mutex_lock(&gp_inj.lock);
     if (!counted)
         note_once(&gp_inj.noted_error, "counter_error", "", err);
-    else if (tl.rp && gp_tensor_gate_seen(&gp_inj.gate, tl.f, t.gated, t.tensor))
-        gp_trace_filter_grant(&gp_inj.filter, &tl.key);
     gp_inject_part_row(&r);
     double t_flush = now_ms();
     cost.launches++;
@@ -467,33 +458,14 @@ static void note_cost(void)
         add_replay_cost(&all, sessions[i].rp);
     double n = (double)cost.launches, total = cost.enter_ms + cost.launch_ms +
                                               cost.exit_ms + cost.row_ms + cost.flush_ms;
-    char v[700];
-    snprintf(v, sizeof v, "%ld profiled launches (%ld with every counter, %ld gated: "
-             "--tensor-gate; %ld config switches), %.1f ms in them; a launch: %.2f ms = "
+    char v[600];
+    snprintf(v, sizeof v, "%ld profiled launches, %.1f ms in them; a launch: %.2f ms = "
              "entry %.2f (counter image reset %.2f; Start %.2f), launch with "
              "its replay %.2f, exit %.2f (Stop %.2f, evaluate %.2f), row %.2f, activity "
-             "flush %.2f", cost.launches, c->launches - c->gated, c->gated, c->switches,
-             total, total / n,
-             cost.enter_ms / n, c->arm_ms / n, c->start_ms / n, cost.launch_ms / n,
-             cost.exit_ms / n, c->stop_ms / n, c->evaluate_ms / n, cost.row_ms / n,
-             cost.flush_ms / n);
+             "flush %.2f", cost.launches, total, total / n, cost.enter_ms / n,
+             c->arm_ms / n, c->start_ms / n, cost.launch_ms / n, cost.exit_ms / n,
+             c->stop_ms / n, c->evaluate_ms / n, cost.row_ms / n, cost.flush_ms / n);
     gp_inject_part_note("profiling_cost", v);
-}
-
-/* Configurations whose gated launch showed tensor instructions and that
- * were not profiled again: their tensor-path counters stay NA. */
-static void note_gate(void)
-{
-    long owed = gp_trace_filter_owed(&gp_inj.filter);
-    if (!gp_inj.part || owed == 0)
-        return;
-    char v[400];
-    snprintf(v, sizeof v, "NA in %ld launch configuration%s: %s profiled launch ran "
-             "without them (--tensor-gate) and showed tensor instructions, and %s not "
-             "profiled again (no later launch, or --launch-count reached)", owed,
-             owed > 1 ? "s" : "", owed > 1 ? "their" : "its", owed > 1 ? "they were" :
-             "it was");
-    gp_inject_part_note("tensor_counters", v);
 }
 
 /* Inherited by a forked child, which must not flush CUPTI (whose thread
@@ -515,7 +487,6 @@ static void at_exit(void)
     gp_inject_activity_flush(1);
     pthread_mutex_lock(&gp_inj.lock);
     note_cost();
-    note_gate();
     gp_inject_part_flush();
     pthread_mutex_unlock(&gp_inj.lock);
 }
@@ -540,12 +511,9 @@ static int read_settings(char *err, size_t errlen)
         return -1;
     const char *nvtx = getenv(GP_TRACE_ENV_NVTX);
     gp_inj.nvtx_include = nvtx && *nvtx ? nvtx : NULL;
-    if (gp_trace_filter_init(&gp_inj.filter, getenv(GP_TRACE_ENV_REGEX),
-                             getenv(GP_TRACE_ENV_SKIP), getenv(GP_TRACE_ENV_COUNT),
-                             getenv(GP_TRACE_ENV_SAMPLE), err, errlen) != 0)
-        return -1;
-    return gp_tensor_gate_init(&gp_inj.gate, getenv(GP_TRACE_ENV_GATE),
-                               gp_inj.filter.per_config, err, errlen);
+    return gp_trace_filter_init(&gp_inj.filter, getenv(GP_TRACE_ENV_REGEX),
+                                getenv(GP_TRACE_ENV_SKIP), getenv(GP_TRACE_ENV_COUNT),
+                                getenv(GP_TRACE_ENV_SAMPLE), err, errlen);
 }
 
 /* Without callbacks nothing can be traced: a part file that says why, so

@@ -39,7 +39,6 @@ int InitializeInjectionNvtx2(void *getExportTable);
 #define GP_TRACE_ENV_COUNT  "GEMMPROF_TRACE_LAUNCH_COUNT"
 #define GP_TRACE_ENV_SAMPLE "GEMMPROF_TRACE_SAMPLE"   /* --sample, as given   */
 #define GP_TRACE_ENV_NVTX   "GEMMPROF_TRACE_NVTX_INCLUDE"
-#define GP_TRACE_ENV_GATE   "GEMMPROF_TRACE_TENSOR_GATE"  /* on or off  */
 /* The injected library: this file if set, else next to the binary. */
 #define GP_TRACE_ENV_LIB    "GEMMPROF_INJECT_LIB"
 #define GP_TRACE_LIB_NAME   "libgemmprof-inject.so"
@@ -87,7 +86,6 @@ typedef struct {
     int used;
     long seen;                  /* matching launches of it so far          */
     uint32_t first_corr;        /* its first launch: the row that names it */
-    int granted;                /* one more profiled launch is owed to it  */
 } gp_trace_config_slot;
 
 typedef struct {
@@ -122,49 +120,9 @@ int gp_trace_filter_init(gp_trace_filter *f, const char *regex, const char *skip
  * configuration k and correlation id corr. */
 void gp_trace_filter_pick(gp_trace_filter *f, const char *name, const gp_trace_config_key *k,
                           uint32_t corr, gp_trace_pick *p);
-/* One more profiled launch for configuration k, its next one, beyond
- * the per-config window (the tensor gate: a gated launch showed tensor
- * instructions, so the configuration needs a launch with every counter).
- * The next profiled launch of k takes it, in the window or not;
- * --launch-count still caps.  Not additive: one is owed at most.  0, or
- * -1 if k was never picked. */
-int gp_trace_filter_grant(gp_trace_filter *f, const gp_trace_config_key *k);
-/* Configurations still owed their granted launch (they did not launch
- * again, or --launch-count was reached). */
-long gp_trace_filter_owed(const gp_trace_filter *f);
 /* Does `name` match the kernel regex (always, without one)? */
 int gp_trace_filter_matches(const gp_trace_filter *f, const char *name);
 void gp_trace_filter_free(gp_trace_filter *f);
-
-/* ---- --tensor-gate (tensor_gate.c): which config a profiled launch
- * gets ----
- * With a gated config (cupti/profiler.h: the list without the tensor-path
- * counters, plus the tensor pipe's instruction count, fewer passes), a
- * launch is profiled with it unless its kernel (CUfunction) is known to
- * execute tensor instructions; a gated launch that shows some makes its
- * kernel known and its configuration owed one launch with every counter
- * (gp_trace_filter_grant).  --sample all keeps every counter on every
- * launch. */
-typedef struct {
-    int on;                     /* --tensor-gate on, per-config sampling  */
-    const void **users;         /* CUfunctions seen running tensor ones   */
-    size_t n, cap;
-    int out_of_memory;          /* one could not be kept: it is asked again */
-} gp_tensor_gate;
-
-/* spec: GEMMPROF_TRACE_TENSOR_GATE ("on", "off"; NULL: on); per_config as
- * the filter's (0: --sample all, gate off).  0, or -1 with err. */
-int gp_tensor_gate_init(gp_tensor_gate *g, const char *spec, long per_config,
-                        char *err, size_t errlen);
-/* 1: profile a launch of func with the gated config; 0: every counter. */
-int gp_tensor_gate_gated(const gp_tensor_gate *g, const void *func);
-/* After a profiled launch of func: gated, the config it ran with; tensor
- * 1 if it executed tensor instructions (the gate, or nonzero tensor-path
- * counts), 0 none, -1 not known.  Remembers a tensor user; returns 1 when
- * its configuration should be granted a launch with every counter (a
- * gated launch with tensor instructions), else 0. */
-int gp_tensor_gate_seen(gp_tensor_gate *g, const void *func, int gated, int tensor);
-void gp_tensor_gate_free(gp_tensor_gate *g);
 
 /* ---- --nvtx-include (nvtx_range.c): a thread's push/pop ranges ---- */
 

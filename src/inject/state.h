@@ -25,7 +25,6 @@ typedef struct {
     long ranks;
     gp_metric_list metrics;     /* empty: --metrics none                  */
     gp_trace_filter filter;
-    gp_tensor_gate gate;        /* which config a profiled launch gets    */
     const char *nvtx_include;   /* --nvtx-include RANGE, or NULL          */
     pthread_mutex_t lock;       /* filter, names, sessions, part file;
                                    recursive (inject.c says why)          */

@@ -55,7 +55,6 @@ int gp_trace_env(const gp_trace_opts *o, char *const env[], const char *lib,
     add_var(out, GP_TRACE_ENV_DIR, dir);
     add_var(out, GP_TRACE_ENV_METRICS, o->metrics ? o->metrics : "default");
     add_var(out, GP_TRACE_ENV_SAMPLE, o->sample ? o->sample : "per-config");
-    add_var(out, GP_TRACE_ENV_GATE, o->tensor_gate ? o->tensor_gate : "on");
     if (o->nvtx_include) {
         add_var(out, NVTX_VAR, lib);
         add_var(out, GP_TRACE_ENV_NVTX, o->nvtx_include);

@@ -144,7 +144,6 @@ typedef struct {
     gp_buf processes;
     gp_buf costs;               /* each process's "profiling_cost"         */
     gp_buf warnings;            /* each process's "warning" (out of memory) */
-    gp_buf tensor;              /* each process's "tensor_counters"        */
 } merged;
 
 static int append_rows(merged *m, const gp_run_file *f)
@@ -312,14 +311,6 @@ static void note_part(const gp_meta *meta, const char *part, gp_trace_merge_resu
         gp_fmt(res->warning, sizeof res->warning, "--nvtx-include in %s: %s", part, n);
 }
 
-/* The part's `key`, as "PID: value", appended to what other parts said. */
-static void per_process(gp_buf *b, const gp_meta *meta, const char *key, const char *pid)
-{
-    const char *v = gp_meta_get(meta, key);
-    if (v)
-        gp_buf_printf(b, "%s%s: %s", b->s ? "; " : "", pid ? pid : "?", v);
-}
-
 static int read_part(const char *dir, const char *name, merged *m, records *t,
                      gp_trace_merge_result *res, char *err, size_t errlen)
 {
@@ -342,9 +333,13 @@ static int read_part(const char *dir, const char *name, merged *m, records *t,
     const char *proc = gp_meta_get(&f.meta, "command");   /* the process's */
     gp_buf_printf(&m->processes, "%s%s %s", m->processes.s ? "; " : "",
                   pid ? pid : "?", proc ? proc : "?");
-    per_process(&m->costs, &f.meta, "profiling_cost", pid);
-    per_process(&m->warnings, &f.meta, "warning", pid);
-    per_process(&m->tensor, &f.meta, "tensor_counters", pid);
+    const char *cost = gp_meta_get(&f.meta, "profiling_cost");
+    if (cost)
+        gp_buf_printf(&m->costs, "%s%s: %s", m->costs.s ? "; " : "", pid ? pid : "?", cost);
+    const char *warning = gp_meta_get(&f.meta, "warning");
+    if (warning)
+        gp_buf_printf(&m->warnings, "%s%s: %s", m->warnings.s ? "; " : "", pid ? pid : "?",
+                      warning);
     int from = m->n;
     int rc = append_rows(m, &f);
     if (rc == 0)
@@ -378,8 +373,6 @@ static void merged_meta(const merged *m, const gp_trace_merge_opts *o,
         gp_meta_set(meta, "profiling_cost", "%s", m->costs.s);
     if (m->warnings.s)
         gp_meta_set(meta, "warning", "%s", m->warnings.s);
-    if (m->tensor.s)
-        gp_meta_set(meta, "tensor_counters", "%s", m->tensor.s);
     if (o->o) {
         char count[32] = "all", sample[40] = "all";
         if (o->o->launch_count >= 0)
@@ -387,12 +380,10 @@ static void merged_meta(const merged *m, const gp_trace_merge_opts *o,
         if (o->o->per_config > 0)
             snprintf(sample, sizeof sample, "per-config:%ld", o->o->per_config);
         gp_meta_set(meta, "trace_filter", "kernel regex %s, nvtx include %s, sample %s, "
-                    "launch skip %ld, launch count %s (matching launches, in each process), "
-                    "tensor gate %s", o->o->kernel_regex ? o->o->kernel_regex : "(any)",
+                    "launch skip %ld, launch count %s (matching launches, in each process)",
+                    o->o->kernel_regex ? o->o->kernel_regex : "(any)",
                     o->o->nvtx_include ? o->o->nvtx_include : "(any)", sample,
-                    o->o->launch_skip, count,
-                    o->o->tensor_gate && strcmp(o->o->tensor_gate, "off") == 0 ? "off" :
-                    o->o->per_config > 0 ? "on" : "off (sample all)");
+                    o->o->launch_skip, count);
     }
     gp_meta_set(meta, "rows", "%s", o->per_launch ? "one per launch (--per-launch)" :
                 "one per process, kernel and launch configuration (grid, block, dynamic "
@@ -495,7 +486,6 @@ int gp_trace_merge(const char *dir, const gp_trace_merge_opts *o, const char *ou
     gp_buf_free(&m.processes);
     gp_buf_free(&m.costs);
     gp_buf_free(&m.warnings);
-    gp_buf_free(&m.tensor);
     free(m.rows);
     free(m.t);
     free(t.r);

@@ -40,14 +40,6 @@ void gp_trace_usage(FILE *f)
 "      --launch-skip N     skip the first N matching launches before\n"
 "                          profiling (per configuration with per-config)\n"
 "      --launch-count N    profile at most N launches (default all)\n"
-"      --tensor-gate on|off  on (the default; per-config sampling only):\n"
-"                          profile a kernel not yet seen using the tensor\n"
-"                          pipe without the 5 sm__ops_path_tensor_* counters\n"
-"                          but with sm__inst_executed_pipe_tensor.sum (3\n"
-"                          passes instead of 5 on GH100): where it is 0 so\n"
-"                          are they; where it is not, the configuration's\n"
-"                          next launch is profiled with every counter.\n"
-"                          off: every profiled launch gets every counter\n"
 "\n"
 "What each row holds:\n"
 "      --metrics SPEC      hardware counters: default (gemmprof --list-metrics\n"
@@ -148,8 +140,6 @@ static const gp_opt table[] = {
     { "sample", 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, set_sample },
     { "nvtx-include", 0, GP_OPT_TEXT, GP_OPT_FIELD(T, nvtx_include, const char *), 0, 0, 0, 0,
       not_empty, 0 },
-    { "tensor-gate", 0, GP_OPT_CHOICE, GP_OPT_FIELD(T, tensor_gate, const char *), 0, 0, 0,
-      "on|off", 0, 0 },
     { "metrics", 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, set_metrics },
     { "per-launch", 0, GP_OPT_FLAG, GP_OPT_FIELD(T, per_launch, int), 0, 0, 0, 0, 0, 0 },
     { "summary", 0, GP_OPT_ACTION, 0, 0, 0, 0, 0, 0, set_summary },
@@ -168,7 +158,6 @@ int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t er
     o->metrics = "default";
     o->sample = "per-config";
     o->per_config = 1;
-    o->tensor_gate = "on";
     if (gp_metric_list_parse(o->metrics, &o->metric_list, err, errlen) < 0)
         return -1;
     /* options end at the first word that is not one: CMD's are CMD's */

@@ -35,7 +35,6 @@ typedef struct {
     const char *sample;         /* --sample as given ("per-config")      */
     long per_config;            /* its N; 0: --sample all                */
     const char *nvtx_include;   /* --nvtx-include RANGE, or NULL         */
-    const char *tensor_gate;    /* --tensor-gate: "on" (default) or "off" */
     const char *metrics;        /* "default", "none" or a LIST           */
     gp_metric_list metric_list; /* it, parsed once                       */
     const char *out;            /* FILE.csv or DIR; NULL: results/       */

@@ -198,8 +198,6 @@ static void two_processes(void)
     FILE *f = fopen(path, "a");
     assert_non_null(f);
     fputs("# profiling_cost: 3 profiled launches, 270.0 ms in them\n", f);
-    fputs("# tensor_counters: NA in 1 launch configuration: its profiled launch ran "
-          "without them (--tensor-gate)\n", f);
     fclose(f);
     /* launch 11 also has a zero-length record (as CUPTI gives a profiled
      * launch: ignored); 12 has two records; 13 none; the last line was cut */
@@ -266,11 +264,6 @@ static void merge_joins_durations(void **state)
     /* each process's own cost, tagged by pid; none for one that wrote none */
     assert_string_equal(gp_meta_get(&rf.meta, "profiling_cost"),
                         "100: 3 profiled launches, 270.0 ms in them");
-    /* why a configuration's tensor-path counters are NA, by process */
-    assert_string_equal(gp_meta_get(&rf.meta, "tensor_counters"),
-                        "100: NA in 1 launch configuration: its profiled launch ran "
-                        "without them (--tensor-gate)");
-    assert_non_null(strstr(gp_meta_get(&rf.meta, "trace_filter"), "tensor gate on"));
     gp_run_file_free(&rf);
 }
 
@@ -355,58 +348,6 @@ static void fold_groups_and_medians(void **state)
     assert_string_equal(rows[1].status, "ok");
     assert_int_equal(rows[2].pid, 2);
     assert_int_equal(gp_trace_fold(rows, 0, t, 0), 0);
-}
-
-/* --tensor-gate: a gated launch that showed tensor instructions has its
- * tensor-path counters NA (not collected), one that showed none has them
- * 0, the launch granted after it has every counter.  The folded row takes
- * each counter's median over the launches that have it: the tensor
- * counts from the full launch alone, the others from all. */
-static void fold_takes_tensor_counts_from_full_launches(void **state)
-{
-    (void)state;
-    static const int tensor[] = { GP_M_TENSOR_FP64, GP_M_TENSOR_TF32, GP_M_TENSOR_BF16,
-                                  GP_M_TENSOR_FP16, GP_M_TENSOR_FP8 };
-    gp_row rows[5];
-    gp_trace_launch_time t[6];
-    /* bf16_gemm: gated (gate > 0), then full (granted), then unprofiled */
-    counted_row(&rows[0], "bf16_gemm", 1, 1, 100);
-    counted_row(&rows[1], "bf16_gemm", 1, 2, 300);
-    /* ffma_only: two gated launches with no tensor instruction */
-    counted_row(&rows[2], "ffma_only", 1, 3, 10);
-    counted_row(&rows[3], "ffma_only", 1, 4, 30);
-    /* tensor_once: gated, tensor instructions, never launched again */
-    counted_row(&rows[4], "tensor_once", 1, 5, 7);
-    for (int m = 0; m < 5; m++) {
-        rows[0].metric[tensor[m]] = NAN;
-        rows[1].metric[tensor[m]] = 0;
-        rows[4].metric[tensor[m]] = NAN;
-    }
-    rows[1].metric[GP_M_TENSOR_BF16] = 2.0 * 64 * 64 * 64;
-    for (int i = 0; i < 5; i++) {
-        rows[i].profiled = 1;
-        gp_row_derive(&rows[i]);
-        t[i] = (gp_trace_launch_time){ .row = i, .corr = i + 1, .ms = NAN, .min_ms = NAN,
-                                       .max_ms = NAN, .profiled = 1 };
-    }
-    t[5] = (gp_trace_launch_time){ .row = 0, .corr = 9, .ms = 0.004, .min_ms = 0.004,
-                                   .max_ms = 0.004, .reps = 1, .profiled = 0 };
-    assert_int_equal(gp_trace_fold(rows, 5, t, 6), 3);
-    assert_string_equal(rows[0].kernel, "bf16_gemm");
-    assert_int_equal(rows[0].launches, 3);
-    assert_int_equal(rows[0].profiled, 2);
-    assert_near(rows[0].metric[GP_M_TENSOR_BF16], 2.0 * 64 * 64 * 64, 0);
-    assert_near(rows[0].metric[GP_M_TENSOR_TF32], 0, 0);
-    assert_near(rows[0].metric[GP_M_FFMA], 200, 0);         /* median of 100, 300 */
-    assert_near(rows[0].time_ms, 0.004, 1e-12);              /* the unprofiled one */
-    assert_string_equal(rows[0].precision, "bf16");
-    assert_string_equal(rows[1].kernel, "ffma_only");
-    for (int m = 0; m < 5; m++) {
-        assert_true(rows[1].metric[tensor[m]] == 0);         /* exactly 0 */
-        assert_true(isnan(rows[2].metric[tensor[m]]));       /* NA: never counted */
-    }
-    assert_near(rows[1].metric[GP_M_FFMA], 20, 0);
-    assert_near(rows[2].metric[GP_M_FFMA], 7, 0);
 }
 
 /* A part as the library writes it under --sample per-config: rows for the
@@ -552,7 +493,6 @@ int main(void)
         cmocka_unit_test(merge_summary_folds),
         cmocka_unit_test(merge_without_parts_writes_nothing),
         cmocka_unit_test(fold_groups_and_medians),
-        cmocka_unit_test(fold_takes_tensor_counts_from_full_launches),
         cmocka_unit_test(merge_per_config_times_unprofiled),
         cmocka_unit_test(merge_per_launch_rows),
     };

@@ -125,7 +125,6 @@ static void bad_input_is_named(void **state)
     expect_error("--sample: 'per-config:2x' is not", "--sample", "per-config:2x", "./a");
     expect_error("--sample: 'per-configs' is not", "--sample", "per-configs", "./a");
     expect_error("--nvtx-include: empty range name", "--nvtx-include", "", "./a");
-    expect_error("--tensor-gate: 'yes' is not", "--tensor-gate", "yes", "./a");
     expect_error("option '--per-launch' takes no argument", "--per-launch=1", "./a");
     expect_error("--merge takes no command", "--merge", "d", "./a");
     expect_error("empty command name", "--", "");
@@ -165,12 +164,11 @@ static void environment_for_cmd(void **state)
     assert_true(has(&out, "GEMMPROF_TRACE_KERNEL_REGEX=sgemm"));
     assert_true(has(&out, "GEMMPROF_TRACE_LAUNCH_COUNT=4"));
     assert_true(has(&out, "GEMMPROF_TRACE_SAMPLE=per-config"));
-    assert_true(has(&out, "GEMMPROF_TRACE_TENSOR_GATE=on"));     /* the default */
     /* a stale setting of an outer trace does not leak in */
     assert_false(has_prefix(&out, "GEMMPROF_TRACE_LAUNCH_SKIP="));
     assert_false(has(&out, "GEMMPROF_TRACE_KERNEL_REGEX=old"));
     assert_false(has_prefix(&out, "NVTX_INJECTION64_PATH="));
-    assert_int_equal(out.n, 3 + 7);
+    assert_int_equal(out.n, 3 + 6);
     gp_strlist_free(&out);
 
     /* defaults: no filter variables at all */
@@ -197,12 +195,6 @@ static void environment_for_cmd(void **state)
     assert_int_equal(parse("./app", NULL), 0);
     assert_int_equal(gp_trace_env(&o, nsys, "/l.so", "/d", &out, err, sizeof err), 0);
     assert_true(has(&out, "NVTX_INJECTION64_PATH=/opt/nsys/libnvtx.so"));
-    gp_strlist_free(&out);
-    /* --tensor-gate off: today's full counter set on every profiled launch */
-    assert_int_equal(parse("--tensor-gate", "off", "./app", NULL), 0);
-    assert_int_equal(gp_trace_env(&o, env, "/l.so", "/d", &out, err, sizeof err), 0);
-    assert_true(has(&out, "GEMMPROF_TRACE_TENSOR_GATE=off"));
-    assert_false(has(&out, "GEMMPROF_TRACE_TENSOR_GATE=on"));
     gp_strlist_free(&out);
 }
 
