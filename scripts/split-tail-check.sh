@@ -6,7 +6,8 @@
 # the rung and wide_tile (tests/sanitizer.sh), and ncu on the rung and cuBLAS at
 # 8192 (instructions, cycles per issued instruction, stalls).
 #   scripts/split-tail-check.sh OUTDIR      (build first: make all)
-#   Env: RUNG (split_tail; or subgemm_tail), ROUNDS (10), QUICK=1 (no energy, no ncu)
+#   Env: RUNG (split_tail; or subgemm_tail), ROUNDS (10); ENERGY, SANITIZE, NCU
+#   (each 1; 0 leaves that part out)
 # Reference runs: reports/data/h200/split-tail/, reports/data/*/subgemm-tail/ (READMEs).
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
@@ -17,7 +18,7 @@ T0=$SECONDS
 nvidia-smi -i ${CUDA_VISIBLE_DEVICES:-0} --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
 RUNG=${RUNG:-split_tail}
 ROUNDS=${ROUNDS:-10}
-QUICK=${QUICK:-0}
+ENERGY=${ENERGY:-1} SANITIZE=${SANITIZE:-1} NCU=${NCU:-1}
 K=$(echo "$RUNG,split_tail,wide_tile,cublas" | tr ',' '\n' | awk '!seen[$0]++' | paste -sd,)
 $GP --kernel $RUNG,wide_tile --mnk 257,385,1029 --mnk 1,1,1 --mnk 4097,4095,33 --mnk 100,3000,5000 --mnk 3000,100,7 --mnk 2049,1023,4100 --mnk 8193,8191,1000 --size 1024 --size 1536 --metrics none --reps 2 --warmup 1 --quiet --out $O/verify.csv 2>&1 | tail -1
 $GP --kernel $RUNG --mnk 257,385,1029 --mnk 1000,9000,333 --beta 0.5 --alpha -2 --pad 3 --metrics none --reps 2 --warmup 1 --quiet --out $O/verify-beta.csv 2>&1 | tail -1
@@ -32,12 +33,14 @@ for r in $(seq 1 "$ROUNDS"); do
   $GP --kernel $K --sizes 4096,8192 --metrics none --interleave --reps 20 --quiet --out $O/round-$r.csv >>$O/runs.log 2>&1 || echo "round $r rc!=0"
 done
 python3 scripts/rounds-summary.py --goal 99 $O/round-*.csv | tee $O/rounds.txt
-[ "$QUICK" = 1 ] || $GP --kernel $K --sizes 4096,8192 --metrics none --interleave --reps 20 --energy 1.5 --quiet --out $O/energy.csv >>$O/runs.log 2>&1
-[ "$QUICK" = 1 ] || python3 scripts/rounds-summary.py --goal 99 $O/energy.csv | tee $O/energy.txt
+[ "$ENERGY" = 1 ] && $GP --kernel $K --sizes 4096,8192 --metrics none --interleave --reps 20 --energy 1.5 --quiet --out $O/energy.csv >>$O/runs.log 2>&1
+[ "$ENERGY" = 1 ] && python3 scripts/rounds-summary.py --goal 99 $O/energy.csv | tee $O/energy.txt
 echo "rounds+energy $((SECONDS-T0)) s"
-SANITIZER_KERNELS=$RUNG,wide_tile bash tests/sanitizer.sh > $O/sanitizer.txt 2>&1; grep -E "^(PASS|FAIL|SKIP)" $O/sanitizer.txt
-echo "sanitizer $((SECONDS-T0)) s"
-[ "$QUICK" = 1 ] && { echo "total $((SECONDS-T0)) s"; exit 0; }
+if [ "$SANITIZE" = 1 ]; then
+  SANITIZER_KERNELS=$RUNG,wide_tile bash tests/sanitizer.sh > $O/sanitizer.txt 2>&1; grep -E "^(PASS|FAIL|SKIP)" $O/sanitizer.txt
+  echo "sanitizer $((SECONDS-T0)) s"
+fi
+[ "$NCU" = 1 ] || { echo "total $((SECONDS-T0)) s"; exit 0; }
 for k in $RUNG cublas; do
   ncu --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section InstructionStats --section LaunchStats --section Occupancy \
       --cache-control all --clock-control none --csv --page raw \

@@ -5,7 +5,7 @@
 
 Reads WORKDIR/times.txt ("label seconds exit" lines), the gemmprof run
 files (b-*.csv default sampling, c-*.csv --metrics none, g.csv compiled,
-h.csv/h-all.csv NVTX, b0-*.csv --tensor-gate off when there) and ncu's CSV
+h.csv/h-all.csv NVTX) and ncu's CSV
 logs (d-ncu-*.csv per-launch-config, one a round; e-ncu.csv every launch),
 and prints the table for issue 29."""
 import csv
@@ -101,7 +101,6 @@ def main(w):
     say('')
     say(f'wall time (s; median of {len([k for k in times if k.startswith("a-plain")])}, min-max)')
     for label, name in (('a-plain', 'a plain'), ('b-trace', 'b gemmprof trace'),
-                        ('b0-gate-off', 'b0 gemmprof trace --tensor-gate off'),
                         ('c-none', 'c gemmprof trace --metrics none'),
                         ('d-ncu-per-config', 'd ncu per-launch-config count 1')):
         m, lo, hi = med(label)
@@ -121,9 +120,6 @@ def main(w):
                      f'b-trace-{i}' in times and times[f'd-ncu-per-config-{i}'] > times[f'a-plain-{i}'])
         say(f'  trace overhead / d-ncu-per-config overhead = {ob / od:.3f} (goal <= 0.5; medians); '
             f'round by round {", ".join(f"{x:.2f}" for x in per)}')
-        b0 = med('b0-gate-off')[0]
-        if b0 is not None:
-            say(f'  trace --tensor-gate off overhead / d-ncu-per-config overhead = {(b0 - a) / od:.3f}')
         cost = meta(b, 'profiling_cost') or ''
         say(f'  profiled launches: gemmprof {sum(int(r["profiled"]) for r in rows(b))} (one per kernel '
             f'and configuration), ncu {nd}; ncu adds {od / max(nd, 1) * 1e3:.0f} ms a profiled '

@@ -4,8 +4,6 @@
 # a PyTorch MLP training loop (scripts/trace-mlp.py, 1334 launches on an H200) run
 #   a. plain                                        wall time, median of REPS
 #   b. gemmprof trace (the default: --sample per-config:1)          "
-#  b0. gemmprof trace --tensor-gate off (every profiled launch takes the
-#      tensor-path counters' passes too; GATE_OFF=0 leaves it out)  "
 #   c. gemmprof trace --metrics none                                "
 #   d. ncu --filter-mode per-launch-config --launch-count 1, b's counters "
 #   e. ncu on every launch, b's counters (its rows: ncu's launch count,
@@ -29,7 +27,6 @@ ROOT=$PWD
 OUT=${OUT:-$PWD/trace-scale-out}; mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 W=$OUT/work; mkdir -p "$W"
 REPS=${REPS:-5}
-GATE_OFF=${GATE_OFF:-1}
 ITERS=${ITERS:-44}
 NCU=${NCU:-ncu}
 PYTHON=${PYTHON:-python3}
@@ -64,15 +61,13 @@ git rev-parse --short=12 HEAD >"$W/commit.txt" 2>/dev/null || echo unknown >"$W/
 "$PYTHON" "${MLP[@]}" >"$W/warmup.log" 2>&1 || { cat "$W/warmup.log"; exit 1; }
 log "warm-up done"
 
-# a, b, (b0,) c and d interleaved, REPS times each: every overhead is a
+# a, b, c and d interleaved, REPS times each: every overhead is a
 # median over rounds that met the same machine state (one run of each was
 # 0.52 +- ~0.15 on the H200: a plain run alone varied 10.0-12.4 s)
 METRICS=
 for r in $(seq 1 "$REPS"); do
     timed "a-plain-$r" "$PYTHON" "${MLP[@]}"
     timed "b-trace-$r" "$GP" trace -o "$W/b-$r.csv" -- "$PYTHON" "${MLP[@]}"
-    [ "$GATE_OFF" = 1 ] &&
-        timed "b0-gate-off-$r" "$GP" trace --tensor-gate off -o "$W/b0-$r.csv" -- "$PYTHON" "${MLP[@]}"
     timed "c-none-$r" "$GP" trace --metrics none -o "$W/c-$r.csv" -- "$PYTHON" "${MLP[@]}"
     if [ -z "$METRICS" ]; then
         METRICS=$(sed -n 's/^# metrics: //p' "$W/b-1.csv" | head -1)
