@@ -43,9 +43,16 @@ namespace gp_sub {
 using namespace gp_async;
 using TileW = Tile<128, 256, 2, 4, 1>;
 constexpr int BK = 8, STAGES = 3, GROUP = 16, MAX_Q = 4;
-/* streams besides the caller's: the head's second rectangle, the long
- * parts' two, the short parts' two each */
-constexpr int NLONG = 3, NSTREAMS = NLONG + 2 * MAX_Q;
+/* the head's two rectangles and the long parts' two; the short parts' */
+constexpr int NLONG = 4, NSTREAMS = NLONG + 2 * MAX_Q;
+
+/* c + alpha s as a multiply and an add, never contracted to an FFMA: the
+ * FFMA counter of a rung is its A x B multiply-adds (tests/cupti/
+ * test_counters.c checks it exactly), the fixup's m n are FMULs and FADDs. */
+__device__ __forceinline__ float add_scaled(float c, float alpha, float s)
+{
+    return __fadd_rn(c, __fmul_rn(alpha, s));
+}
 
 /* C[r][c] += alpha (W_1 + ... + W_q)[r][c] over the tail: rows [0, rows)
  * of C and W (C already offset to the tail's first row), all n columns
@@ -68,7 +75,8 @@ __global__ void fixup(int rows, int n, int skip_rows, int skip_cols, float alpha
                     s.x += t.x; s.y += t.y; s.z += t.z; s.w += t.w;
                 }
                 float4 v = *reinterpret_cast<float4 *>(c + j);
-                v.x += alpha * s.x; v.y += alpha * s.y; v.z += alpha * s.z; v.w += alpha * s.w;
+                v.x = add_scaled(v.x, alpha, s.x); v.y = add_scaled(v.y, alpha, s.y);
+                v.z = add_scaled(v.z, alpha, s.z); v.w = add_scaled(v.w, alpha, s.w);
                 *reinterpret_cast<float4 *>(c + j) = v;
             }
         } else {
@@ -76,7 +84,7 @@ __global__ void fixup(int rows, int n, int skip_rows, int skip_cols, float alpha
                 float s = 0.f;
                 for (int p = 0; p < q; ++p)
                     s += w[p * wsize + j];
-                c[j] += alpha * s;
+                c[j] = add_scaled(c[j], alpha, s);
             }
         }
     }
@@ -84,12 +92,11 @@ __global__ void fixup(int rows, int n, int skip_rows, int skip_cols, float alpha
 
 /* Streams and events of this device, made once (the first call, which
  * the harness does not time): creating them per call would leave the GPU
- * idle while the host did it.  One priority for all: blocks are dispatched
- * in launch order (head, long parts, short parts: largest first, which
- * keeps the last wave even).  Measured on the H200 at 4096^3, the head
- * first on the caller's stream matters: with fork and 12 stream waits
- * issued before it, the rung ran at 97.9% of cuBLAS while another process
- * loaded the host (99.9% without), the GPU waiting for the host. */
+ * idle while the host did it.  The head's and the long parts' streams
+ * have the greatest priority, the short parts' the least: when an SM
+ * frees up, a pending block of a whole tile or a long part goes first and
+ * the short parts fill in last, whatever order the launches reach the
+ * GPU in (largest first is what keeps the last wave even). */
 struct Pool {
     cudaStream_t s[NSTREAMS];
     cudaEvent_t fork, join[NSTREAMS];
@@ -104,9 +111,13 @@ static cudaError_t pool_for(int dev, Pool **out)
     Pool *p = &pools[dev];
     cudaError_t e = cudaSuccess;
     if (!p->ready) {
-        e = cudaEventCreateWithFlags(&p->fork, cudaEventDisableTiming);
+        int least = 0, greatest = 0;
+        e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+        if (!e)
+            e = cudaEventCreateWithFlags(&p->fork, cudaEventDisableTiming);
         for (int i = 0; !e && i < NSTREAMS; ++i) {
-            e = cudaStreamCreateWithFlags(&p->s[i], cudaStreamNonBlocking);
+            e = cudaStreamCreateWithPriority(&p->s[i], cudaStreamNonBlocking,
+                                             i < NLONG ? greatest : least);
             if (!e)
                 e = cudaEventCreateWithFlags(&p->join[i], cudaEventDisableTiming);
         }
@@ -227,34 +238,22 @@ static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *i
     const size_t wsize = (size_t)wrows * ldw;
     Pool *p = NULL;
     float *ws = NULL;
-    const int used = NLONG + 2 * pl.q;  /* streams this call forks to */
     if (!(e = pool_for(dev, &p)))
+        e = cudaMallocAsync((void **)&ws, (size_t)pl.q * wsize * sizeof(float), st);
+    if (!e)
         e = cudaEventRecord(p->fork, st);
-    /* the head's whole rows on the caller's stream at once, before any
-     * other host work; the rest on streams forked from the same point */
-    if (!e)
-        e = run_piece<VB>(a, { 0, t0, 0, a->n, 0, a->k, alpha, beta, C, a->ldc, 0 }, st);
-    for (int i = 0; !e && i < used; ++i)
+    for (int i = 0; !e && i < NSTREAMS; ++i)
         e = cudaStreamWaitEvent(p->s[i], p->fork, 0);
-    if (!e)
-        e = cudaMallocAsync((void **)&ws, (size_t)pl.q * wsize * sizeof(float), p->s[NLONG]);
-    /* the head's last row, the long parts (on the first SMs the head
-     * frees), then the short parts */
+    /* the head, the long parts (on the first SMs the head frees), then the
+     * short parts; the caller's stream only forks and joins */
     const Piece pieces[NLONG] = {
+        { 0, t0, 0, a->n, 0, a->k, alpha, beta, C, a->ldc, 0 },
         { t0, t1, 0, split, 0, a->k, alpha, beta, C, a->ldc, 0 },
         { t0, t1, split, a->n, 0, pl.ka, alpha, beta, C, a->ldc, 0 },
         { t1, a->m, 0, a->n, 0, pl.ka, alpha, beta, C, a->ldc, 0 },
     };
     for (int i = 0; !e && i < NLONG; ++i)
         e = run_piece<VB>(a, pieces[i], p->s[i]);
-    /* the first short part's stream holds the allocation, in its order */
-    if (!e && (e = cudaEventRecord(p->join[NLONG], p->s[NLONG])) == cudaSuccess)
-        e = cudaStreamWaitEvent(p->s[NLONG + 1], p->join[NLONG], 0);
-    for (int j = 1; !e && j < pl.q; ++j) {
-        e = cudaStreamWaitEvent(p->s[NLONG + 2 * j], p->join[NLONG], 0);
-        if (!e)
-            e = cudaStreamWaitEvent(p->s[NLONG + 2 * j + 1], p->join[NLONG], 0);
-    }
     for (int j = 0; !e && j < pl.q; ++j) {
         const int k0 = pl.ka + j * pl.kb, kl = j + 1 < pl.q ? pl.kb : a->k - k0;
         float *w = ws + j * wsize;
@@ -264,7 +263,7 @@ static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *i
         if (!e)
             e = run_piece<VB>(a, t2p, p->s[NLONG + 2 * j + 1]);
     }
-    for (int i = 0; !e && i < used; ++i) {
+    for (int i = 0; !e && i < NSTREAMS; ++i) {
         e = cudaEventRecord(p->join[i], p->s[i]);
         if (!e)
             e = cudaStreamWaitEvent(st, p->join[i], 0);
