@@ -63,28 +63,32 @@ __global__ void fixup(int rows, int n, int skip_rows, int skip_cols, float alpha
                       const float *__restrict__ W, size_t wsize, int q, int ldw,
                       float *__restrict__ C, int ldc, bool vec)
 {
-    for (int r = blockIdx.x; r < rows; r += gridDim.x) {
-        const float *w = W + (size_t)r * ldw;
-        float *c = C + (size_t)r * ldc;
-        const int from = r < skip_rows ? skip_cols : 0;
-        if (vec) {
-            for (int j = from + 4 * (int)threadIdx.x; j < n; j += 4 * (int)blockDim.x) {
-                float4 s = *reinterpret_cast<const float4 *>(w + j);
-                for (int p = 1; p < q; ++p) {
-                    const float4 t = *reinterpret_cast<const float4 *>(w + p * wsize + j);
-                    s.x += t.x; s.y += t.y; s.z += t.z; s.w += t.w;
+    /* the rung's feature, as every kernel of it: built empty where the
+     * architecture lacks it (tests/arch.sh) */
+    GP_KERNEL_NEEDS(GP_FEAT_CP_ASYNC) {
+        for (int r = blockIdx.x; r < rows; r += gridDim.x) {
+            const float *w = W + (size_t)r * ldw;
+            float *c = C + (size_t)r * ldc;
+            const int from = r < skip_rows ? skip_cols : 0;
+            if (vec) {
+                for (int j = from + 4 * (int)threadIdx.x; j < n; j += 4 * (int)blockDim.x) {
+                    float4 s = *reinterpret_cast<const float4 *>(w + j);
+                    for (int p = 1; p < q; ++p) {
+                        const float4 t = *reinterpret_cast<const float4 *>(w + p * wsize + j);
+                        s.x += t.x; s.y += t.y; s.z += t.z; s.w += t.w;
+                    }
+                    float4 v = *reinterpret_cast<float4 *>(c + j);
+                    v.x = add_scaled(v.x, alpha, s.x); v.y = add_scaled(v.y, alpha, s.y);
+                    v.z = add_scaled(v.z, alpha, s.z); v.w = add_scaled(v.w, alpha, s.w);
+                    *reinterpret_cast<float4 *>(c + j) = v;
                 }
-                float4 v = *reinterpret_cast<float4 *>(c + j);
-                v.x = add_scaled(v.x, alpha, s.x); v.y = add_scaled(v.y, alpha, s.y);
-                v.z = add_scaled(v.z, alpha, s.z); v.w = add_scaled(v.w, alpha, s.w);
-                *reinterpret_cast<float4 *>(c + j) = v;
-            }
-        } else {
-            for (int j = from + (int)threadIdx.x; j < n; j += (int)blockDim.x) {
-                float s = 0.f;
-                for (int p = 0; p < q; ++p)
-                    s += w[p * wsize + j];
-                c[j] = add_scaled(c[j], alpha, s);
+            } else {
+                for (int j = from + (int)threadIdx.x; j < n; j += (int)blockDim.x) {
+                    float s = 0.f;
+                    for (int p = 0; p < q; ++p)
+                        s += w[p * wsize + j];
+                    c[j] = add_scaled(c[j], alpha, s);
+                }
             }
         }
     }
@@ -96,7 +100,12 @@ __global__ void fixup(int rows, int n, int skip_rows, int skip_cols, float alpha
  * have the greatest priority, the short parts' the least: when an SM
  * frees up, a pending block of a whole tile or a long part goes first and
  * the short parts fill in last, whatever order the launches reach the
- * GPU in (largest first is what keeps the last wave even). */
+ * GPU in (largest first is what keeps the last wave even).  Measured on
+ * the H200 at 4096^3 (reports/data/h200/experiments/subgemm-tail/): this
+ * order 100.28% of cuBLAS; the head first on the caller's stream with one
+ * priority for all 97.8%.  The ~30 stream operations of a call make the
+ * rung sensitive to a loaded host: 97.9% while another process traced
+ * PyTorch on the machine's other GPU. */
 struct Pool {
     cudaStream_t s[NSTREAMS];
     cudaEvent_t fork, join[NSTREAMS];
