@@ -154,17 +154,32 @@ def main(w):
                     a[1] += int(n)
         return {k: (v[0] / v[1], v[2]) for k, v in tot.items() if v[1] > 0}
 
-    def devs(x, y):
+    # The standard error of a deviation, in points: from the run-to-run
+    # spread of each side's per-run mean (how far a deviation is from what
+    # the runs' own scatter explains); None with fewer than 2 runs a side.
+    def run_means(files):
+        out = {}
+        for f in files:
+            for k, (t, _) in pooled([f]).items():
+                out.setdefault(k, []).append(t)
+        return out
+
+    def devs(x, y, xm=None, ym=None):
         out = []
         for k, (t, r) in x.items():
             if k in y:
                 u = y[k][0]
+                se = None
+                if xm and ym and len(xm.get(k, [])) > 1 and len(ym.get(k, [])) > 1:
+                    a, b = xm[k], ym[k]
+                    se = 100 * (statistics.variance(a) / len(a) +
+                                statistics.variance(b) / len(b)) ** 0.5 / u
                 out.append((abs(t / u - 1) * 100, (t / u - 1) * 100, r['kernel'][:60], u,
-                            r['time_source'], int(num(r['launches']) or 1)))
+                            r['time_source'], int(num(r['launches']) or 1), se))
         return out
 
     bs, cs = runs('b'), runs('c')
-    both = devs(pooled(bs), pooled(cs))
+    both = devs(pooled(bs), pooled(cs), run_means(bs), run_means(cs))
     long_dev = [x for x in both if x[3] >= 0.010]
     short_dev = [x for x in both if x[3] < 0.010]
     floor = [x[0] for i in range(len(cs)) for j in range(i + 1, len(cs))
@@ -176,6 +191,11 @@ def main(w):
             f'{len(cs)} runs pooled): {len(long_dev)} configurations of >= 10 us, {within} within 2%, '
             f'max deviation {m[1]:+.2f}% ({m[2]}, {m[3] * 1e3:.1f} us) (goal 2%); '
             f'{"OK" if m[0] <= 2 else "OVER"}')
+        over = [x for x in long_dev if x[0] > 2]
+        if over and all(x[6] is not None for x in over):
+            sure = [x for x in over if x[0] - 2 > 2 * x[6]]
+            say(f'  beyond 2% by more than 2 standard errors of the runs\' scatter: {len(sure)} of '
+                f'the {len(over)} over 2% ({", ".join(f"{x[1]:+.2f} +- {x[6]:.2f}" for x in over)})')
     if floor:
         say(f'  noise floor: --metrics none run against run, the same configurations: max '
             f'{max(floor):.2f}%, median {statistics.median(floor):.2f}%')
@@ -185,7 +205,8 @@ def main(w):
             f'min {v[0]:+.2f}%, max {v[-1]:+.2f}% (a configuration launched once is timed '
             f'from its profiled launch: {sum(1 for x in short_dev + long_dev if x[5] == 1)} of them)')
     for x in sorted(long_dev + short_dev, reverse=True)[:8]:
-        say(f'    {x[1]:+7.2f}%  {x[3] * 1e3:9.2f} us  {x[4]:18} x{x[5]:<5} {x[2]}')
+        se = f'+-{x[6]:4.2f}' if x[6] is not None else '      '
+        say(f'    {x[1]:+7.2f}% {se}  {x[3] * 1e3:9.2f} us  {x[4]:18} x{x[5]:<5} {x[2]}')
     # torch.compile reduce-overhead
     g = os.path.join(w, 'g.csv')
     gr = [r for r in rows(g) if r['graph_id'] != 'NA']
