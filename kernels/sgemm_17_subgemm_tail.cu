@@ -23,8 +23,9 @@
  *   fixup  C += alpha (W_1 + ... + W_q) over the tail, after all of them.
  * ka is chosen so the long parts end with the short ones: with c =
  * ceil(qR / (S - R)) short parts per SM, ka / K = c / (q + c).  q (1..4)
- * is the one with the least predicted tail time, counting ~3 us per short
- * block (pipeline fill and store) and one pass over the tail's C per W.
+ * is the one with the least predicted tail time, counting ~3 us per
+ * short block (pipeline fill and store) and one pass over the tail's C
+ * per W (kernels/subgemm_plan.c, which the CPU tests check).
  *
  * Prediction (132 SMs; T = a tile time): 4096^3 (R = 116, S - R = 16):
  * q = 1, c = 8, the tail takes 8/9 T + 8 short-block overheads + the
@@ -37,12 +38,15 @@
  * + (q + 2) x the tail's C (the W written and read, the fixup's C).
  */
 #include "sgemm_async.cuh"
+#include "subgemm_plan.h"
 
 namespace gp_sub {
 
 using namespace gp_async;
 using TileW = Tile<128, 256, 2, 4, 1>;
-constexpr int BK = 8, STAGES = 3, GROUP = 16, MAX_Q = 4;
+constexpr int BK = 8, STAGES = 3, GROUP = 16, MAX_Q = GP_SUB_MAX_Q;
+static_assert(TileW::BM == GP_SUB_BM && TileW::BN == GP_SUB_BN && BK == GP_SUB_BK,
+              "subgemm_plan.c plans for this tile");
 /* the head's two rectangles and the long parts' two; the short parts' */
 constexpr int NLONG = 4, NSTREAMS = NLONG + 2 * MAX_Q;
 
@@ -176,47 +180,6 @@ static cudaError_t run_piece(const gemm_args *a, const Piece &p, cudaStream_t st
     return cudaPeekAtLastError();
 }
 
-/* The tail's plan: q short parts of kb, one long part of ka = K - q kb. */
-struct Plan {
-    int q, ka, kb;
-};
-
-/* The q (1..MAX_Q) with the least predicted tail time, in tile times T,
- * and the split that ends the long parts with the short ones.  A short
- * block costs DELTA_US on top of its k (pipeline fill, the store of its
- * sums): with c short blocks on an SM, the long part's SM takes a + d
- * and a short one's c (b + d), equal when b = (1 - (c - 1) d) / (q + c).
- * The fixup costs a pass over the tail's C per workspace (~3 TB/s, from
- * L2) and a launch.  T is ~0.168 us per k (wide_tile on a 132-SM Hopper:
- * 2 x 128 x 256 FLOP per k at ~0.39 TFLOP/s an SM).  DELTA_US measured on
- * the H200 at 4096^3 (3 interleaved rounds each, reports/ladder-notes.md):
- * 3 us (a short part of 55 k tiles) 99.94% of cuBLAS, 4.5 (54) 99.89%,
- * 6 (53) 99.79%, 8 (53) 99.80%; equal k per part (56) 99.71%. */
-constexpr double DELTA_US = 3.0, US_PER_K = 0.168, FIX_BYTES_PER_US = 3e6, LAUNCH_US = 2.0;
-
-static Plan plan_for(int rest, int free_slots, int k)
-{
-    Plan best = { 0, k, 0 };
-    const int iters = GP_CDIV(k, BK);
-    const double tile_us = US_PER_K * k, d = DELTA_US / tile_us;
-    const double fix = (rest * (double)(TileW::BM * TileW::BN * 4) / FIX_BYTES_PER_US +
-                        LAUNCH_US) / tile_us;
-    double best_t = 1.0;
-    for (int q = 1; q <= MAX_Q && free_slots > 0; ++q) {
-        const int c = GP_CDIV(rest * q, free_slots);
-        const int kb_it = (int)(iters * (1 - (c - 1) * d) / (q + c) + 0.5);
-        if (kb_it < 1 || q * kb_it >= iters)
-            break;
-        const double b = (double)kb_it / iters, a = 1 - q * b;
-        const double t = fmax(a + d, c * (b + d)) + q * fix;
-        if (t < best_t) {
-            best_t = t;
-            best = { q, k - q * kb_it * BK, kb_it * BK };
-        }
-    }
-    return best;
-}
-
 template <bool VB>
 static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *info, int dev,
                           int slots)
@@ -228,7 +191,7 @@ static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *i
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     const int ntn = GP_NTILES(a->n, T::BN), ntm = GP_NTILES(a->m, T::BM);
     const int tiles = ntm * ntn, rest = tiles % slots;
-    const Plan pl = rest ? plan_for(rest, slots - rest, a->k) : Plan{ 0, a->k, 0 };
+    const gp_subgemm_plan pl = gp_subgemm_plan_for(a->m, a->n, a->k, slots);
     char config[64];
     snprintf(config, sizeof config, "%dx%dx%d/%dx%d/%dx%d/4x4/%dstage/cpB%d/xfrag/group%d/subgemm",
              T::BM, T::BN, BK, T::WM, T::WN, T::MSUB, T::NSUB, STAGES, VB ? 16 : 4, GROUP);
@@ -240,9 +203,9 @@ static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *i
     if (pl.q == 0)                      /* whole waves only, or nothing to gain */
         return run_piece<VB>(a, { 0, a->m, 0, a->n, 0, a->k, alpha, beta, C, a->ldc, 0 }, st);
 
-    /* head: rows [0, hr BM) whole, row hr's first hc tiles; tail: the rest */
-    const int head = tiles - rest, hr = head / ntn, hc = head % ntn;
-    const int t0 = hr * T::BM, t1 = min(a->m, t0 + T::BM), split = min(a->n, hc * T::BN);
+    /* head: rows [0, t0) whole, columns [0, split) of rows [t0, t1); tail:
+     * the rest (subgemm_plan.h) */
+    const int t0 = pl.t0, t1 = pl.t1, split = pl.split;
     const int ldw = (a->n + 3) / 4 * 4, wrows = a->m - t0;
     const size_t wsize = (size_t)wrows * ldw;
     Pool *p = NULL;
