@@ -202,7 +202,7 @@ $(B)/%.o: %.c $(B)/cflags.txt
 
 # ptxas -v goes to a side file per object: the spill report the harness
 # reports as spill_store_bytes/spill_load_bytes (a stack frame is not a spill).
-$(CUB)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.def src/*.h src/*/*.h probes/*.h) $(CUB)/gen/arch.txt
+$(CUB)/%.cu.o: %.cu $(wildcard kernels/*.cuh kernels/*.h kernels/*.def src/*.h src/*/*.h probes/*.h) $(CUB)/gen/arch.txt
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c $< -o $@ 2> $@.ptxas || { cat $@.ptxas; exit 1; }
 	@grep -v '^ptxas info\|^    [0-9]* bytes stack' $@.ptxas >&2 || true

@@ -45,13 +45,15 @@ gp_subgemm_plan gp_subgemm_plan_for(int m, int n, int k, int slots)
 {
     const int ntm = (m + GP_SUB_BM - 1) / GP_SUB_BM, ntn = (n + GP_SUB_BN - 1) / GP_SUB_BN;
     const int tiles = ntm * ntn, rest = tiles % slots;
-    gp_subgemm_plan p = { 0, k, 0, m, m, n, 0 };
+    gp_subgemm_plan p = { .q = 0, .head = tiles, .ka = k, .kb = 0, .t0 = m, .t1 = m,
+                          .split = n, .c = 0 };
     if (rest == 0)
         return p;
     split_k(&p, rest, slots - rest, k);
     if (p.q == 0)
         return p;
-    const int head = tiles - rest, hr = head / ntn, hc = head % ntn;
+    p.head = tiles - rest;
+    const int hr = p.head / ntn, hc = p.head % ntn;
     p.t0 = hr * GP_SUB_BM;
     p.t1 = p.t0 + GP_SUB_BM < m ? p.t0 + GP_SUB_BM : m;
     p.split = hc * GP_SUB_BN < n ? hc * GP_SUB_BN : n;

@@ -19,6 +19,7 @@ enum { GP_SUB_BM = 128, GP_SUB_BN = 256, GP_SUB_BK = 8, GP_SUB_MAX_Q = 4 };
 
 typedef struct {
     int q;              /* short parts per tail tile; 0: no tail, one launch   */
+    int head;           /* tiles computed over all of k: every tile when q = 0 */
     int ka, kb;         /* k of the long part, of each short part: ka + q kb = k */
     int t0, t1;         /* rows of the tile row the head ends in               */
     int split;          /* its first column that is tail                       */

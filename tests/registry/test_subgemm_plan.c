@@ -41,6 +41,7 @@ static void check_head(int m, int n, int slots, const gp_subgemm_plan *p)
     assert_true(p->split < n);
     const int head = p->t0 / GP_SUB_BM * ntn + p->split / GP_SUB_BN;
     assert_int_equal(head, tiles / slots * slots);
+    assert_int_equal(p->head, head);
 }
 
 static void pieces_cover_c_once(void **state)
@@ -60,6 +61,7 @@ static void pieces_cover_c_once(void **state)
             assert_true(p.q >= 0 && p.q <= GP_SUB_MAX_Q);
             if (p.q == 0) {             /* one launch of everything */
                 assert_int_equal(p.ka, k);
+                assert_int_equal(p.head, ntiles(m, GP_SUB_BM) * ntiles(n, GP_SUB_BN));
                 continue;
             }
             split++;
@@ -78,9 +80,10 @@ static void nothing_to_split(void **state)
     (void)state;
     gp_subgemm_plan p = gp_subgemm_plan_for(128 * 12, 256 * 11, 4096, 132);  /* 132 tiles */
     assert_int_equal(p.q, 0);
-    p = gp_subgemm_plan_for(4096, 4096, 8, 132);
+    p = gp_subgemm_plan_for(4096, 4096, 8, 132);       /* 116 left over, k too short */
     assert_int_equal(p.q, 0);
     assert_int_equal(p.ka, 8);
+    assert_int_equal(p.head, 512);                           /* one launch of all 512 */
 }
 
 /* The plans measured on the H200 (reports/data/h200/subgemm-tail/): at
