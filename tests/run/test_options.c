@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "run/run.h"
 #include "registry/registry.h"
+#include "argv.h"
 
 static gp_options o;
 static char err[1024];
@@ -23,9 +24,6 @@ static int parse_argv(int argc, char **argv)
     return gp_cli_parse(argc, argv, &o, err, sizeof err);
 }
 
-#define ARGV(...) ((char *[]){ "gemmprof", __VA_ARGS__, NULL })
-#define ARGC(...) ((int)(sizeof((char *[]){ "gemmprof", __VA_ARGS__ }) / sizeof(char *)))
-#define PARSE(...) parse_argv(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 
 /* Parsing fails and the message contains `want`. */
 #define BAD(want, ...)                                                      \

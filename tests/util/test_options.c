@@ -12,6 +12,7 @@
 
 #include "util/util.h"
 #include "cupti/profiler.h"
+#include "argv.h"
 
 typedef struct {
     int reps, warmup, device, quiet, help, version, seed_given, nshapes;
@@ -50,9 +51,6 @@ static int parse_argv(int argc, char **argv)
     return gp_opts_parse(table, argc, argv, &o, err, sizeof err);
 }
 
-#define ARGV(...) ((char *[]){ "gemmprof", __VA_ARGS__, NULL })
-#define ARGC(...) ((int)(sizeof((char *[]){ "gemmprof", __VA_ARGS__ }) / sizeof(char *)))
-#define PARSE(...) parse_argv(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 
 /* Parsing fails with exactly `want`, one line. */
 #define BAD(want, ...)                                                      \
