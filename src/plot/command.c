@@ -88,11 +88,7 @@ static int call_charts(void *p, const char *arg, char *err, size_t errlen)
 
 static int call_size(void *p, const char *arg, char *err, size_t errlen)
 {
-    if (gp_parse_plot_size(arg, ((plot_args *)p)->size) < 0) {
-        gp_fmt(err, errlen, "--size: '%s' is not N or M,N,K", arg);
-        return -1;
-    }
-    return 0;
+    return gp_plot_size_option(arg, ((plot_args *)p)->size, err, errlen);
 }
 
 #define TEXT(name, letter, f) \

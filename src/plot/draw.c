@@ -50,6 +50,14 @@ int gp_parse_plot_size(const char *s, long size[3])
     return 0;
 }
 
+int gp_plot_size_option(const char *arg, long size[3], char *err, size_t errlen)
+{
+    if (gp_parse_plot_size(arg, size) == 0)
+        return 0;
+    gp_fmt(err, errlen, "--size: '%s' is not N or M,N,K", arg);
+    return -1;
+}
+
 int gp_find_gnuplot(char *path, size_t len, char *err, size_t errlen)
 {
     char abs[PATH_MAX];

@@ -116,6 +116,9 @@ const char *gp_format_ext(const char *format);
 
 /* Parse "N" or "M,N,K" (for --size).  -1 if malformed. */
 int gp_parse_plot_size(const char *s, long size[3]);
+/* The same as the --size option of plot and report, with its one wording
+ * of the mistake.  0, or -1 with err. */
+int gp_plot_size_option(const char *arg, long size[3], char *err, size_t errlen);
 
 /* ---- drawing (draw.c, gnuplot.c): what every chart and the report share */
 
