@@ -272,22 +272,9 @@ int gp_family_all(const gp_dataset *d, gp_families *out)
     return 0;
 }
 
-/* "a,b,c" holds `word` as one of its items. */
-static int listed(const char *list, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = list; *p; ) {
-        size_t len = strcspn(p, ",");
-        if (len == n && strncmp(p, word, n) == 0)
-            return 1;
-        p += len + (p[len] == ',');
-    }
-    return 0;
-}
-
 static int pick_listed(const gp_key *k, const void *list)
 {
-    return listed(list, k->kernel);
+    return gp_list_has(list, ',', k->kernel);
 }
 
 int gp_family_kernels(const gp_dataset *d, const char *list, gp_families *out,
@@ -328,7 +315,7 @@ static int family_named(const gp_family *f, const char *name)
 int gp_families_choose(const gp_dataset *d, const char *list, gp_families *out,
                        char *err, size_t errlen)
 {
-    if (listed(list, "all"))
+    if (gp_list_has(list, ',', "all"))
         return gp_family_all(d, out) == 0 ? 0 : (gp_fmt(err, errlen, "out of memory"), -1);
     gp_families all;
     if (gp_families_of(d, &all) < 0) {
@@ -438,7 +425,7 @@ void gp_family_precisions(const gp_family *f, char *out, size_t len)
 {
     out[0] = '\0';
     for (int i = 0; i < f->n; i++)
-        if (!listed(out, f->members[i].precision))
+        if (!gp_list_has(out, ',', f->members[i].precision))
             gp_fmt(out + strlen(out), len - strlen(out), "%s%s", out[0] ? "," : "",
                    f->members[i].precision);
     for (char *c = out; *c; c++)

@@ -64,13 +64,8 @@ static void choices_words(const char *choices, char *out, size_t len)
 int gp_opt_choice(const char *opt, const char *s, const char *choices,
                   char *err, size_t errlen)
 {
-    size_t len = strlen(s);
-    for (const char *p = choices; *p;) {
-        size_t w = strcspn(p, "|");
-        if (w == len && strncmp(p, s, len) == 0)
-            return 0;
-        p += w + (p[w] == '|');
-    }
+    if (gp_list_has(choices, '|', s))
+        return 0;
     char words[256];
     choices_words(choices, words, sizeof words);
     gp_fmt(err, errlen, "%s: '%s' is not %s", opt, s, words);

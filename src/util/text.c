@@ -72,6 +72,19 @@ void *gp_push(void *arr, int *n, size_t size)
     return grown + (size_t)(*n)++ * size;
 }
 
+int gp_list_has(const char *list, char sep, const char *word)
+{
+    const char seps[2] = { sep, '\0' };
+    size_t n = strlen(word);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, seps);
+        if (len == n && strncmp(p, word, n) == 0)
+            return 1;
+        p += len + (p[len] == sep);
+    }
+    return 0;
+}
+
 int gp_strlist_add(gp_strlist *l, const char *s)
 {
     char **v = realloc(l->v, (size_t)(l->n + 1) * sizeof *v);

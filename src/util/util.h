@@ -45,6 +45,9 @@ void *gp_push(void *arr, int *n, size_t size);
 typedef struct { char **v; int n; } gp_strlist;
 int gp_strlist_add(gp_strlist *l, const char *s);
 void gp_strlist_free(gp_strlist *l);
+/* 1 if `word` is one of the items of `list` ("a,b,c" with sep ','; the
+ * empty list has none), whole items only. */
+int gp_list_has(const char *list, char sep, const char *word);
 
 /* Seconds on a monotonic clock, for measuring host time (clock.c). */
 double gp_seconds(void);

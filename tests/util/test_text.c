@@ -68,6 +68,19 @@ static void handler_called_once_per_failure(void **state)
 }
 
 /* The command's handler: one line and exit status 2, as before. */
+/* Whole items only, with either separator the callers use. */
+static void list_has_whole_items(void **state)
+{
+    (void)state;
+    assert_true(gp_list_has("fp32,tf32,fp64", ',', "tf32"));
+    assert_true(gp_list_has("fp32,tf32,fp64", ',', "fp64"));
+    assert_false(gp_list_has("fp32,tf32,fp64", ',', "fp"));
+    assert_false(gp_list_has("fp32,tf32,fp64", ',', "tf32,fp64"));
+    assert_true(gp_list_has("on|off", '|', "off"));
+    assert_false(gp_list_has("on|off", ',', "off"));
+    assert_false(gp_list_has("", ',', ""));
+}
+
 static void command_handler_exits_2(void **state)
 {
     (void)state;
@@ -95,6 +108,7 @@ int main(void)
         cmocka_unit_test(buffer_left_as_it_was),
         cmocka_unit_test(list_left_as_it_was),
         cmocka_unit_test(handler_called_once_per_failure),
+        cmocka_unit_test(list_has_whole_items),
         cmocka_unit_test(command_handler_exits_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
