@@ -30,14 +30,8 @@ typedef struct {
 
 static int push(records *t, const record *r)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        record *grown = realloc(t->r, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        t->r = grown;
-        t->cap = cap;
-    }
+    if (gp_reserve(&t->r, &t->cap, t->n + 1, sizeof *t->r, 256))
+        return -1;
     t->r[t->n++] = *r;
     return 0;
 }
@@ -163,14 +157,8 @@ static int append_rows(merged *m, const gp_run_file *f)
 
 static int add_launch(merged *m, const gp_trace_launch_time *l)
 {
-    if (m->nt == m->tcap) {
-        size_t cap = m->tcap ? 2 * m->tcap : 1024;
-        gp_trace_launch_time *grown = realloc(m->t, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        m->t = grown;
-        m->tcap = cap;
-    }
+    if (gp_reserve(&m->t, &m->tcap, m->nt + 1, sizeof *m->t, 1024))
+        return -1;
     m->t[m->nt++] = *l;
     return 0;
 }

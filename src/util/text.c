@@ -72,6 +72,22 @@ void *gp_push(void *arr, int *n, size_t size)
     return grown + (size_t)(*n)++ * size;
 }
 
+int gp_reserve(void *arr, size_t *cap, size_t need, size_t size, size_t first)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : first ? first : 1;
+    while (c < need)
+        c *= 2;
+    void **p = arr;
+    void *grown = realloc(*p, c * size);
+    if (!grown)
+        return -1;
+    *p = grown;
+    *cap = c;
+    return 0;
+}
+
 int gp_list_has(const char *list, char sep, const char *word)
 {
     const char seps[2] = { sep, '\0' };

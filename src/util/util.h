@@ -41,6 +41,11 @@ void gp_buf_free(gp_buf *b);
  * `size` bytes: the array grows, *n counts it, its address is returned
  * (NULL, the array unchanged, if memory ran out). */
 void *gp_push(void *arr, int *n, size_t size);
+/* Room for `need` elements of `size` bytes in the array *arr of capacity
+ * *cap: the capacity doubles (from `first`) until it holds them, so a
+ * long run of appends copies each element O(1) times.  0, or -1 with the
+ * array and *cap as they were if memory ran out. */
+int gp_reserve(void *arr, size_t *cap, size_t need, size_t size, size_t first);
 
 typedef struct { char **v; int n; } gp_strlist;
 int gp_strlist_add(gp_strlist *l, const char *s);

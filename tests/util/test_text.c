@@ -68,6 +68,26 @@ static void handler_called_once_per_failure(void **state)
 }
 
 /* The command's handler: one line and exit status 2, as before. */
+/* Capacity doubles from `first` until the elements fit; the contents
+ * survive growing. */
+static void reserve_doubles(void **state)
+{
+    (void)state;
+    int *a = NULL;
+    size_t cap = 0;
+    assert_int_equal(gp_reserve(&a, &cap, 1, sizeof *a, 4), 0);
+    assert_int_equal(cap, 4);
+    for (int i = 0; i < 4; i++)
+        a[i] = i;
+    assert_int_equal(gp_reserve(&a, &cap, 4, sizeof *a, 4), 0);
+    assert_int_equal(cap, 4);
+    assert_int_equal(gp_reserve(&a, &cap, 17, sizeof *a, 4), 0);
+    assert_int_equal(cap, 32);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(a[i], i);
+    free(a);
+}
+
 /* Whole items only, with either separator the callers use. */
 static void list_has_whole_items(void **state)
 {
@@ -108,6 +128,7 @@ int main(void)
         cmocka_unit_test(buffer_left_as_it_was),
         cmocka_unit_test(list_left_as_it_was),
         cmocka_unit_test(handler_called_once_per_failure),
+        cmocka_unit_test(reserve_doubles),
         cmocka_unit_test(list_has_whole_items),
         cmocka_unit_test(command_handler_exits_2),
     };
