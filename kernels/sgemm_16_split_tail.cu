@@ -206,8 +206,7 @@ int launch(const gemm_args *a, cudaStream_t st, gp_launch_info *info, int vec)
     }
     /* one config for every size (charts key series by it) */
     char config[64];
-    snprintf(config, sizeof config, "%dx%dx%d/%dx%d/%dx%d/4x4/%dstage/cpB%d/xfrag/group%d/split",
-             T::BM, T::BN, BK, T::WM, T::WN, T::MSUB, T::NSUB, STAGES, VB ? 16 : 4, GROUP);
+    gp_sgemm_async_config<T, BK, STAGES, true, GROUP>(config, sizeof config, VB, "/split");
     const dim3 block(NT);
     if (dp > 0)                         /* the facts: the kernel of most blocks */
         gp_record(info, (const void *)whole, dim3((unsigned)dp), block, smem, config);

@@ -191,8 +191,7 @@ static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *i
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     const gp_subgemm_plan pl = gp_subgemm_plan_for(a->m, a->n, a->k, slots);
     char config[64];
-    snprintf(config, sizeof config, "%dx%dx%d/%dx%d/%dx%d/4x4/%dstage/cpB%d/xfrag/group%d/subgemm",
-             T::BM, T::BN, BK, T::WM, T::WN, T::MSUB, T::NSUB, STAGES, VB ? 16 : 4, GROUP);
+    gp_sgemm_async_config<T, BK, STAGES, true, GROUP>(config, sizeof config, VB, "/subgemm");
     /* the facts: the kernel every launch runs, with the tiles done over all of k */
     gp_record(info, (const void *)whole, dim3((unsigned)pl.head), dim3(NT), smem, config);
     if (e)
@@ -226,10 +225,10 @@ static cudaError_t launch(const gemm_args *a, cudaStream_t st, gp_launch_info *i
     for (int i = 0; !e && i < NLONG; ++i)
         e = run_piece<VB>(a, pieces[i], p->s[i]);
     for (int j = 0; !e && j < pl.q; ++j) {
-        const int k0 = pl.ka + j * pl.kb, kl = j + 1 < pl.q ? pl.kb : a->k - k0;
+        const int k0 = pl.ka + j * pl.kb;     /* the last ends at k: ka + q kb = k */
         float *w = ws + j * wsize;
-        const Piece t1p = { t0, t1, split, a->n, k0, kl, 1.f, 0.f, w, ldw, t0 };
-        const Piece t2p = { t1, a->m, 0, a->n, k0, kl, 1.f, 0.f, w, ldw, t0 };
+        const Piece t1p = { t0, t1, split, a->n, k0, pl.kb, 1.f, 0.f, w, ldw, t0 };
+        const Piece t2p = { t1, a->m, 0, a->n, k0, pl.kb, 1.f, 0.f, w, ldw, t0 };
         e = run_piece<VB>(a, t1p, p->s[NLONG + 2 * j]);
         if (!e)
             e = run_piece<VB>(a, t2p, p->s[NLONG + 2 * j + 1]);

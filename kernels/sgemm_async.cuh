@@ -366,6 +366,19 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
     }
 }
 
+/* The config column of every sgemm_async launch (rungs 11-17; charts key
+ * series by it): tile, warp and lane shape, stages, B copy width, cross-tile
+ * fragments, group, then `tail` ("" or "/split", "/subgemm"). */
+template <class T, int BK, int STAGES, bool XTILE, int GROUP>
+static void gp_sgemm_async_config(char *out, size_t len, bool vb, const char *tail)
+{
+    char group[16] = "";
+    if (GROUP > 1)
+        snprintf(group, sizeof group, "/group%d", GROUP);
+    snprintf(out, len, "%dx%dx%d/%dx%d/%dx%d/4x4/%dstage/cpB%d%s%s%s", T::BM, T::BN, BK, T::WM,
+             T::WN, T::MSUB, T::NSUB, STAGES, vb ? 16 : 4, XTILE ? "/xfrag" : "", group, tail);
+}
+
 /* The launcher rungs 11-15 share: picks the B copy width per call, opts in
  * to more than 48 KB of dynamic shared memory when the stages need it. */
 template <int BK, int STAGES, bool XTILE, int GROUP, class T = gp_async::Tile128>
@@ -389,13 +402,7 @@ static int gp_sgemm_async_launch(const gemm_args *a, cudaStream_t s,
             return (int)e;
     }
     char config[64];
-    snprintf(config, sizeof config, "%dx%dx%d/%dx%d/%dx%d/4x4/%dstage/cpB%d%s",
-             BM, BN, BK, T::WM, T::WN, T::MSUB, T::NSUB, STAGES, vb ? 16 : 4,
-             XTILE ? "/xfrag" : "");
-    if (GROUP > 1) {
-        const size_t used = strlen(config);
-        snprintf(config + used, sizeof config - used, "/group%d", GROUP);
-    }
+    gp_sgemm_async_config<T, BK, STAGES, XTILE, GROUP>(config, sizeof config, vb, "");
     const int ntn = GP_NTILES(a->n, BN), ntm = GP_NTILES(a->m, BM);
     dim3 block(NT);
     dim3 grid((unsigned)ntn * (unsigned)ntm);
