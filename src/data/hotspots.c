@@ -202,12 +202,30 @@ static void compact_config(const char *config, char *out, size_t len)
         gp_fmt(out, len, "%s", config);
 }
 
-/* The longest identifier of `kernel` that is not `label` and does not
- * occur in `other`: what tells two kernels of one label apart
- * ("FillFunctor" beside "launch_clamp_scalar").  "" if none. */
-static void telling_word(const char *kernel, const char *label, const char *other,
+/* Does the identifier w occur in the kernel of another series of
+ * hs[0..shown) labelled `label` (of series `only` alone, if >= 0)? */
+static int in_another(const gp_hotspots *hs, int shown, int i, int only, const char *label,
+                      const char *w)
+{
+    char other[GP_KERNEL_NAME_MAX];
+    for (int j = 0; j < shown; j++) {
+        if (j == i || (only >= 0 && j != only) || strcmp(hs->h[j].kernel, hs->h[i].kernel) == 0)
+            continue;
+        gp_kernel_label(hs->h[j].kernel, other, sizeof other);
+        if (strcmp(other, label) == 0 && strstr(hs->h[j].kernel, w))
+            return 1;
+    }
+    return 0;
+}
+
+/* The longest identifier of series i's kernel that is not `label` and
+ * occurs in no other kernel of that label (in series `only`'s, if >= 0):
+ * what tells them apart ("FillFunctor" beside "AbsFunctor", both
+ * vectorized_elementwise_kernel).  "" if none. */
+static void telling_word(const gp_hotspots *hs, int shown, int i, int only, const char *label,
                          char *out, size_t len)
 {
+    const char *kernel = hs->h[i].kernel;
     out[0] = '\0';
     size_t best = 0;
     for (const char *p = kernel; *p;) {
@@ -218,7 +236,7 @@ static void telling_word(const char *kernel, const char *label, const char *othe
         if (n > best && n < len && (strlen(label) != n || strncmp(p, label, n) != 0)) {
             char w[256];
             gp_fmt(w, sizeof w, "%.*s", (int)n, p);
-            if (!strstr(other, w)) {
+            if (!in_another(hs, shown, i, only, label, w)) {
                 memcpy(out, p, n);
                 out[n] = '\0';
                 best = n;
@@ -243,8 +261,10 @@ void gp_hotspot_name(const gp_hotspots *hs, int shown, int i, int max, char *out
             compact_config(h->config, cfg, sizeof cfg);
             gp_fmt(extra, sizeof extra, " [%s]", cfg);
         } else if (strcmp(other, label) == 0) {   /* two kernels, one label */
-            char w[80];
-            telling_word(h->kernel, label, hs->h[j].kernel, w, sizeof w);
+            char w[80];                           /* against all, else this one */
+            telling_word(hs, shown, i, -1, label, w, sizeof w);
+            if (!w[0])
+                telling_word(hs, shown, i, j, label, w, sizeof w);
             if (w[0])
                 gp_fmt(extra, sizeof extra, "<%s>", w);
         }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "row.h"
 
@@ -94,6 +95,45 @@ static void longest_identifier(const char *s, size_t len, size_t *at, size_t *n)
     }
 }
 
+/* The function's own name in a qualified, templated one: the identifier
+ * before its template arguments ("multi_tensor_apply_kernel" in
+ * "at::native::multi_tensor_apply_kernel<at::native::TensorList...>"). */
+static void own_name(const char *s, size_t len, size_t *at, size_t *n)
+{
+    size_t e = 0;
+    while (e < len && s[e] != '<')
+        e++;
+    size_t b = e;
+    while (b > 0 && ident_char(s[b - 1]))
+        b--;
+    *at = b;
+    *n = e - b;
+}
+
+/* A wrapper's name that says nothing of the kernel ("Kernel2",
+ * "device_kernel"): what is left without the words kernel, device and
+ * global, digits and underscores is under 3 letters. */
+static int generic_name(const char *s, size_t n)
+{
+    static const char *const words[] = { "kernel", "device", "global" };
+    size_t left = 0;
+    for (size_t i = 0; i < n;) {
+        size_t w = 0;
+        for (size_t k = 0; k < sizeof words / sizeof words[0] && !w; k++) {
+            size_t l = strlen(words[k]);
+            if (i + l <= n && strncasecmp(s + i, words[k], l) == 0)
+                w = l;
+        }
+        if (w) {
+            i += w;
+            continue;
+        }
+        left += s[i] != '_' && !(s[i] >= '0' && s[i] <= '9');
+        i++;
+    }
+    return left < 3;
+}
+
 void gp_kernel_label(const char *kernel, char *out, size_t n)
 {
     if (n == 0)
@@ -102,9 +142,12 @@ void gp_kernel_label(const char *kernel, char *out, size_t n)
     size_t end = name_end(kernel, len), start = name_start(kernel, end);
     const char *s = kernel + start;
     size_t slen = end - start;
-    if (slen > 40) {
+    if (slen > 40) {                    /* the function's name, or, for a
+                                         * wrapper, its longest argument */
         size_t at, idn;
-        longest_identifier(s, slen, &at, &idn);
+        own_name(s, slen, &at, &idn);
+        if (idn == 0 || generic_name(s + at, idn))
+            longest_identifier(s, slen, &at, &idn);
         if (idn >= 8) {
             s += at;
             slen = idn;

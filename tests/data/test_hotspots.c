@@ -299,6 +299,39 @@ static void names_tell_apart(void **state)
     gp_hotspots_free(&hs);
 }
 
+/* Three kernels of one label (PyTorch's Adam, traced on the H100): each
+ * named by a word none of the other two has, not just the first other;
+ * where no word is its alone, one that the first other lacks. */
+static void names_tell_apart_from_all(void **state)
+{
+    (void)state;
+#define MTA(meta, functor, op) \
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::" \
+    "(anonymous namespace)::" meta ", at::native::(anonymous namespace)::" functor \
+    ", " op ", float>(at::native::(anonymous namespace)::" meta ")"
+    gp_row r[4] = {
+        row(MTA("TensorListScalarListMetadata<float, 1>", "BinaryOpScalarListFunctor<float, 1, 1, 0>",
+                "std::divides<float>"), "grid=100x1x1 block=512x1x1", 1, 4, 4),
+        row(MTA("TensorListMetadata<2>", "TernaryOpScalarFunctor<float, 2, 2, 0>",
+                "at::native::LerpFunctor<float>"), "grid=100x1x1 block=512x1x1", 1, 3, 3),
+        row(MTA("TensorListMetadata<2>", "UnaryOpFunctor<float, 2, 1, 1>", "at::native::Sqrt<float>"),
+            "grid=100x1x1 block=512x1x1", 1, 2, 2),
+        row(MTA("TensorListMetadata<2>", "UnaryOpFunctor<float, 2, 1, 1>", "std::negate<float>"),
+            "grid=100x1x1 block=512x1x1", 1, 1, 1),
+    };
+#undef MTA
+    gp_hotspots hs;
+    assert_int_equal(gp_hotspots_of(r, 4, NULL, NULL, &hs), 0);
+    char n[4][128];
+    for (int i = 0; i < 4; i++)
+        gp_hotspot_name(&hs, 4, i, 80, n[i], sizeof n[i]);
+    assert_string_equal(n[0], "multi_tensor_apply_kernel<TensorListScalarListMetadata>");
+    assert_string_equal(n[1], "multi_tensor_apply_kernel<TernaryOpScalarFunctor>");
+    assert_string_equal(n[2], "multi_tensor_apply_kernel<Sqrt>");
+    assert_string_equal(n[3], "multi_tensor_apply_kernel<negate>");
+    gp_hotspots_free(&hs);
+}
+
 /* The printed table: a heading, ranks 1..top, "other (N kernels)"; the
  * fixture's shares as printed add to 100 within rounding. */
 static void printed_table(void **state)
@@ -359,6 +392,7 @@ int main(void)
         cmocka_unit_test(na_and_skipped),
         cmocka_unit_test(bound_classification),
         cmocka_unit_test(names_tell_apart),
+        cmocka_unit_test(names_tell_apart_from_all),
         cmocka_unit_test(printed_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
