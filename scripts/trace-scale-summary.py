@@ -4,10 +4,11 @@
   trace-scale-summary.py WORKDIR
 
 Reads WORKDIR/times.txt ("label seconds exit" lines), the gemmprof run
-files (b-*.csv default sampling, c-*.csv --metrics none, g.csv compiled,
-h.csv/h-all.csv NVTX) and ncu's CSV
-logs (d-ncu-*.csv per-launch-config, one a round; e-ncu.csv every launch),
-and prints the table for issue 29."""
+files (b-*.csv default sampling, c-*.csv --metrics none, one row a launch
+since --per-launch was added to c, g.csv compiled, h.csv/h-all.csv NVTX)
+and ncu's CSV logs (d-ncu-*.csv per-launch-config, one a round; e-ncu.csv
+every launch with b's counters; f-ncu.csv every launch, one metric), and
+prints the table for issue 29."""
 import csv
 import glob
 import os
@@ -88,14 +89,19 @@ def main(w):
     nb, nc = launches(b), launches(c)
     ne, nd = ncu_launches(os.path.join(w, 'e-ncu.csv')), (ncu_launches(os.path.join(w, 'd-ncu-1.csv')) or
                                                                ncu_launches(os.path.join(w, 'd-ncu.csv')))
-    e_done = codes.get('e-ncu-all') == 0
+    nf = ncu_launches(os.path.join(w, 'f-ncu.csv'))
+    e_done, f_done = codes.get('e-ncu-all') == 0, codes.get('f-ncu-count') == 0
+    unfinished = ' (DID NOT FINISH: a lower bound)'
     say('')
     say('launches')
     say(f'  gemmprof trace (default) sum(launches) {nb} in {len(rows(b))} rows; '
         f'--metrics none {nc}; profiled {sum(int(r["profiled"]) for r in rows(b))}')
-    say(f'  ncu every launch: {ne} launches profiled{"" if e_done else " (DID NOT FINISH: a lower bound)"}; '
+    say(f'  ncu every launch: {ne} launches profiled{"" if e_done else unfinished}; '
         f'ncu per-launch-config: {nd} launches profiled')
-    say(f'  gemmprof == ncu: {"YES" if nb == ne and e_done else "NO"}')
+    if 'f-ncu-count' in codes:
+        say(f'  ncu every launch, gpu__time_duration only (its count): {nf} launches{"" if f_done else unfinished}')
+    counted = [n for n, done in ((ne, e_done), (nf, f_done)) if done]
+    say(f'  gemmprof == ncu: {"YES" if counted and all(nb == n for n in counted) else "NO"}')
     # overheads
     a = med('a-plain')[0]
     say('')
@@ -143,10 +149,20 @@ def main(w):
     key = lambda r: (r['kernel'], r['config'], r['smem_per_block'], r['graph_node_id'])
     runs = lambda p: sorted(glob.glob(os.path.join(w, p + '-[0-9]*.csv')))
 
-    def pooled(files):
+    # c's launches less each configuration's first (which b profiles and so
+    # does not time), when c has one row a launch (--per-launch)
+    def same_launches(f):
+        seen, out = set(), []
+        for r in sorted(rows(f), key=lambda r: int(r['correlation_id'])):
+            if key(r) in seen or r['graph_id'] != 'NA':
+                out.append(r)
+            seen.add(key(r))
+        return out
+
+    def pooled(files, pick=rows):
         tot = {}
         for f in files:
-            for r in rows(f):
+            for r in pick(f):
                 t, n = num(r['time_total_ms']), num(r['reps'])
                 if t is not None and n:
                     a = tot.setdefault(key(r), [0.0, 0, r])
@@ -157,10 +173,10 @@ def main(w):
     # The standard error of a deviation, in points: from the run-to-run
     # spread of each side's per-run mean (how far a deviation is from what
     # the runs' own scatter explains); None with fewer than 2 runs a side.
-    def run_means(files):
+    def run_means(files, pick=rows):
         out = {}
         for f in files:
-            for k, (t, _) in pooled([f]).items():
+            for k, (t, _) in pooled([f], pick).items():
                 out.setdefault(k, []).append(t)
         return out
 
@@ -179,15 +195,15 @@ def main(w):
         return out
 
     bs, cs = runs('b'), runs('c')
-    both = devs(pooled(bs), pooled(cs), run_means(bs), run_means(cs))
-    long_dev = [x for x in both if x[3] >= 0.010]
-    short_dev = [x for x in both if x[3] < 0.010]
-    floor = [x[0] for i in range(len(cs)) for j in range(i + 1, len(cs))
-             for x in devs(pooled([cs[i]]), pooled([cs[j]])) if x[3] >= 0.010]
-    if long_dev:
+    per_launch = bool(cs) and 'per-launch' in (meta(cs[0], 'rows') or '')
+
+    def verdict(what, dev):
+        long_dev = [x for x in dev if x[3] >= 0.010]
+        if not long_dev:
+            return long_dev
         m = max(long_dev)
         within = sum(1 for x in long_dev if x[0] <= 2)
-        say(f'per-configuration mean time of a launch, default vs --metrics none ({len(bs)} and '
+        say(f'per-configuration mean time of a launch, default vs --metrics none, {what} ({len(bs)} and '
             f'{len(cs)} runs pooled): {len(long_dev)} configurations of >= 10 us, {within} within 2%, '
             f'max deviation {m[1]:+.2f}% ({m[2]}, {m[3] * 1e3:.1f} us) (goal 2%); '
             f'{"OK" if m[0] <= 2 else "OVER"}')
@@ -196,6 +212,21 @@ def main(w):
             sure = [x for x in over if x[0] - 2 > 2 * x[6]]
             say(f'  beyond 2% by more than 2 standard errors of the runs\' scatter: {len(sure)} of '
                 f'the {len(over)} over 2% ({", ".join(f"{x[1]:+.2f} +- {x[6]:.2f}" for x in over)})')
+        return long_dev
+
+    both = devs(pooled(bs), pooled(cs), run_means(bs), run_means(cs))
+    long_dev = verdict('all of its launches', both)
+    short_dev = [x for x in both if x[3] < 0.010]
+    if per_launch:
+        # the same launches on both sides: what profiling does to the
+        # launches it times, without the first launch's own (cold) time
+        verdict("the same launches (c less each configuration's first, which b profiles)",
+                devs(pooled(bs), pooled(cs, same_launches), run_means(bs),
+                     run_means(cs, same_launches)))
+    else:
+        say('  (c has one row a configuration: the same-launch comparison needs --per-launch)')
+    floor = [x[0] for i in range(len(cs)) for j in range(i + 1, len(cs))
+             for x in devs(pooled([cs[i]]), pooled([cs[j]])) if x[3] >= 0.010]
     if floor:
         say(f'  noise floor: --metrics none run against run, the same configurations: max '
             f'{max(floor):.2f}%, median {statistics.median(floor):.2f}%')

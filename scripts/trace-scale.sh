@@ -4,10 +4,14 @@
 # a PyTorch MLP training loop (scripts/trace-mlp.py, 1334 launches on an H200) run
 #   a. plain                                        wall time, median of REPS
 #   b. gemmprof trace (the default: --sample per-config:1)          "
-#   c. gemmprof trace --metrics none                                "
+#   c. gemmprof trace --metrics none --per-launch                   "
+#      (one row a launch: the summary can leave out of c the launches b
+#      profiled instead of timing, each configuration's first)
 #   d. ncu --filter-mode per-launch-config --launch-count 1, b's counters "
-#   e. ncu on every launch, b's counters (its rows: ncu's launch count,
-#      which is f, ncu's count without a filter: no second ncu run)
+#   e. ncu on every launch, b's counters (its overhead; it may not finish
+#      in BUDGET, which makes it a lower bound)
+#   f. ncu on every launch, gpu__time_duration only: ncu's launch count
+#      without a filter, cheaply enough to finish
 #   g. gemmprof trace of the loop under torch.compile(mode="reduce-overhead")
 #   h. gemmprof trace --nvtx-include train_step --metrics none of the loop
 #      with each step in an NVTX range, against the same loop traced whole
@@ -18,7 +22,7 @@
 # of 10 us or more (goal 2%) and the spread below, graph kernels of g.
 #   scripts/trace-scale.sh            Env: OUT (./trace-scale-out), REPS (5),
 #   ITERS (44), NCU (ncu), PYTHON (python3), JOBS (nproc), BUDGET (480 s:
-#   ncu every-launch gets what is left of it, at least 120 s)
+#   ncu every-launch, e, gets what is left of it after f, at least 120 s)
 # $OUT keeps summary.txt, the run files b.csv, c.csv, g.csv, h.csv and
 # everything else in trace-scale.tar.gz (the device returns 8 files).
 set -uo pipefail
@@ -68,7 +72,7 @@ METRICS=
 for r in $(seq 1 "$REPS"); do
     timed "a-plain-$r" "$PYTHON" "${MLP[@]}"
     timed "b-trace-$r" "$GP" trace -o "$W/b-$r.csv" -- "$PYTHON" "${MLP[@]}"
-    timed "c-none-$r" "$GP" trace --metrics none -o "$W/c-$r.csv" -- "$PYTHON" "${MLP[@]}"
+    timed "c-none-$r" "$GP" trace --metrics none --per-launch -o "$W/c-$r.csv" -- "$PYTHON" "${MLP[@]}"
     if [ -z "$METRICS" ]; then
         METRICS=$(sed -n 's/^# metrics: //p' "$W/b-1.csv" | head -1)
         echo "$METRICS" >"$W/metrics.txt"
@@ -90,6 +94,9 @@ cp "$W/h.csv" "$OUT/h.csv" 2>/dev/null
 timed h-nvtx-plain timeout 100 "$GP" trace --metrics none -o "$W/h-all.csv" -- \
     "$PYTHON" "${MLP[@]}" --nvtx
 log "h (--nvtx-include)"
+timed f-ncu-count env LC_ALL=C timeout 150 "$NCU" --cache-control none --clock-control none --csv \
+    --metrics gpu__time_duration.sum --log-file "$W/f-ncu.csv" "$PYTHON" "${MLP[@]}"
+log "f (ncu's launch count)"
 left=$(awk -v b="$BUDGET" -v s="$(since "$T0")" 'BEGIN { l = int(b - s); print (l < 120 ? 120 : l) }')
 log "e (ncu, every launch): $left s allowed"
 timed e-ncu-all env LC_ALL=C timeout -s INT -k 30 "$left" "$NCU" "${NCU_FLAGS[@]}" --log-file "$W/e-ncu.csv" \

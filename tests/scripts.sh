@@ -7,7 +7,9 @@ S=$ROOT/reports/data/h200/sweep-mixed
 L=$ROOT/reports/data/h200/fp64-ladder-4096-rounds
 if ! command -v python3 >/dev/null; then
     for t in mixed_vs_best_h200_fp64 mixed_vs_best_h200_fp32 mixed_vs_best_slow_mixed_fails \
-             mixed_vs_best_bad_file mixed_vs_best_usage mixed_vs_best_usage_one_line rounds_summary_h200; do skip "scripts/$t" "no python3"; done
+             mixed_vs_best_bad_file mixed_vs_best_usage mixed_vs_best_usage_one_line rounds_summary_h200 \
+             trace_scale_h100_launches trace_scale_h100_same_launches trace_scale_h200_needs_per_launch \
+             trace_scale_same_launches_exact; do skip "scripts/$t" "no python3"; done
     exit 0
 fi
 MVB="python3 $ROOT/scripts/mixed-vs-best.py"
@@ -36,3 +38,49 @@ expect scripts/mixed_vs_best_usage 2 '^usage: .*mixed-vs-best.py SWEEP1.csv SWEE
 expect scripts/rounds_summary_h200 0 'dgemm_dmma_interior +4096x4096x4096 +8 .* 7/8' -- \
     python3 "$ROOT/scripts/rounds-summary.py" "$ROOT"/reports/data/h200/experiments/fp64-rounds-4096/round?.csv \
     "$L"/fp64-ladder-4096-r?.csv
+
+# trace-scale's summary (issue 29) on the committed runs: the H100 run, whose
+# --metrics none runs have one row a launch, gets the comparison over the
+# same launches as well; the H200 run (one row a configuration) says why not.
+TS=$TMP/trace-scale
+mkdir -p "$TS/h100" "$TS/h200" "$TS/self"
+tar -xzf "$ROOT/reports/data/h100/trace-scale/work.tar.gz" -C "$TS/h100"
+tar -xzf "$ROOT/reports/data/h200/trace-scale/work.tar.gz" -C "$TS/h200"
+SUM="python3 $ROOT/scripts/trace-scale-summary.py"
+expect scripts/trace_scale_h100_launches 0 '^  gemmprof == ncu: YES' -- $SUM "$TS/h100/work"
+expect scripts/trace_scale_h100_same_launches 0 \
+    'the same launches .*: 14 configurations of >= 10 us, 14 within 2%' -- $SUM "$TS/h100/work"
+expect scripts/trace_scale_h200_needs_per_launch 0 'same-launch comparison needs --per-launch' -- \
+    $SUM "$TS/h200/work"
+# A default run made of a --metrics none run's own launches, less each
+# configuration's first: over the same launches nothing differs, to the
+# last digit (the all-launch comparison, with the first launches, differs).
+cp "$TS/h100/work/c-1.csv" "$TS/h100/work/c-2.csv" "$TS/self/"
+printf 'a-plain-%s 10 0\nb-trace-%s 12 0\nc-none-%s 10 0\n' 1 1 1 2 2 2 >"$TS/self/times.txt"
+for r in 1 2; do
+    python3 - "$TS/self/c-$r.csv" "$TS/self/b-$r.csv" <<'PY'
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines(True)
+rows = sorted(csv.DictReader(l for l in lines if not l.startswith('#')),
+              key=lambda r: int(r['correlation_id']))
+key = lambda r: (r['kernel'], r['config'], r['smem_per_block'], r['graph_node_id'])
+out = {}
+for r in rows:
+    if key(r) not in out:                   # the first launch: profiled, not timed
+        out[key(r)] = dict(r, launches=1, reps=0, time_total_ms=0.0, profiled=1)
+        continue
+    o = out[key(r)]
+    o['launches'] += 1
+    o['reps'] += 1
+    o['time_total_ms'] += float(r['time_ms'])
+with open(sys.argv[2], 'w') as f:
+    f.writelines(l.replace('one per launch (--per-launch)', 'one per configuration')
+                 for l in lines if l.startswith('#'))
+    w = csv.DictWriter(f, list(rows[0]))
+    w.writeheader()
+    w.writerows(dict(o, time_total_ms=o['time_total_ms'] if o['reps'] else 'NA')
+                for o in out.values())
+PY
+done
+expect scripts/trace_scale_same_launches_exact 0 \
+    'the same launches .* max deviation [-+]0\.00% ' -- $SUM "$TS/self"
