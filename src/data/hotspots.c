@@ -202,48 +202,23 @@ static void compact_config(const char *config, char *out, size_t len)
         gp_fmt(out, len, "%s", config);
 }
 
-/* Does the identifier w occur in the kernel of another series of
- * hs[0..shown) labelled `label` (of series `only` alone, if >= 0)? */
-static int in_another(const gp_hotspots *hs, int shown, int i, int only, const char *label,
-                      const char *w)
+/* The word that tells series i's kernel from the others of its label, as
+ * "<word>"; "" if none.  Chosen among all the series, not just those shown,
+ * so that the report's other tables (gp_series_name, over every series)
+ * give a kernel the same word. */
+static void told_apart(const gp_hotspots *hs, int i, char *out, size_t len)
 {
-    char other[GP_KERNEL_NAME_MAX];
-    for (int j = 0; j < shown; j++) {
-        if (j == i || (only >= 0 && j != only) || strcmp(hs->h[j].kernel, hs->h[i].kernel) == 0)
-            continue;
-        gp_kernel_label(hs->h[j].kernel, other, sizeof other);
-        if (strcmp(other, label) == 0 && strstr(hs->h[j].kernel, w))
-            return 1;
-    }
-    return 0;
-}
-
-/* The longest identifier of series i's kernel that is not `label` and
- * occurs in no other kernel of that label (in series `only`'s, if >= 0):
- * what tells them apart ("FillFunctor" beside "AbsFunctor", both
- * vectorized_elementwise_kernel).  "" if none. */
-static void telling_word(const gp_hotspots *hs, int shown, int i, int only, const char *label,
-                         char *out, size_t len)
-{
-    const char *kernel = hs->h[i].kernel;
-    out[0] = '\0';
-    size_t best = 0;
-    for (const char *p = kernel; *p;) {
-        size_t n = 0;
-        while (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
-               (n && p[n] >= '0' && p[n] <= '9'))
-            n++;
-        if (n > best && n < len && (strlen(label) != n || strncmp(p, label, n) != 0)) {
-            char w[256];
-            gp_fmt(w, sizeof w, "%.*s", (int)n, p);
-            if (!in_another(hs, shown, i, only, label, w)) {
-                memcpy(out, p, n);
-                out[n] = '\0';
-                best = n;
-            }
-        }
-        p += n ? n : 1;
-    }
+    const char **names = malloc((size_t)hs->n * sizeof *names);
+    char w[80] = "";
+    for (int s = 0; names && s < hs->n; s++)
+        names[s] = hs->h[s].kernel;
+    if (names)
+        gp_kernel_tell_apart(names, hs->n, i, w, sizeof w);
+    free(names);
+    if (w[0])
+        gp_fmt(out, len, "<%s>", w);
+    else
+        out[0] = '\0';
 }
 
 void gp_hotspot_name(const gp_hotspots *hs, int shown, int i, int max, char *out,
@@ -251,6 +226,7 @@ void gp_hotspot_name(const gp_hotspots *hs, int shown, int i, int max, char *out
 {
     const gp_hotspot *h = &hs->h[i];
     char label[GP_KERNEL_NAME_MAX], other[GP_KERNEL_NAME_MAX], extra[96] = "";
+    int told = 0;
     gp_kernel_label(h->kernel, label, sizeof label);
     for (int j = 0; j < shown && !extra[0]; j++) {
         if (j == i)
@@ -260,13 +236,9 @@ void gp_hotspot_name(const gp_hotspots *hs, int shown, int i, int max, char *out
             char cfg[80];                         /* one kernel, two configs */
             compact_config(h->config, cfg, sizeof cfg);
             gp_fmt(extra, sizeof extra, " [%s]", cfg);
-        } else if (strcmp(other, label) == 0) {   /* two kernels, one label */
-            char w[80];                           /* against all, else this one */
-            telling_word(hs, shown, i, -1, label, w, sizeof w);
-            if (!w[0])
-                telling_word(hs, shown, i, j, label, w, sizeof w);
-            if (w[0])
-                gp_fmt(extra, sizeof extra, "<%s>", w);
+        } else if (!told && strcmp(other, label) == 0) {   /* two kernels, one label */
+            told_apart(hs, i, extra, sizeof extra);
+            told = 1;
         }
     }
     int room = max - (int)strlen(extra);

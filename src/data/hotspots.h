@@ -58,7 +58,9 @@ int gp_hotspots_rest(const gp_hotspots *hs, int top, gp_hotspot *other);
 
 /* A kernel's name as the table shows it: gp_kernel_label cut to `max`
  * characters, with a compact config ("66x2x1/384") where another series
- * of hs[0..shown) has the same kernel. */
+ * of hs[0..shown) has the same kernel, or the word that tells it from the
+ * others of its label (gp_kernel_tell_apart over all of hs) where one of
+ * hs[0..shown) shares its label. */
 void gp_hotspot_name(const gp_hotspots *hs, int shown, int i, int max, char *out,
                      size_t len);
 

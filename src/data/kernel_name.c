@@ -4,6 +4,7 @@
  * quotes it; these helpers keep it whole in the row and short on a chart. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -165,4 +166,63 @@ void gp_row_shape(const gp_row *r, char *out, size_t n)
         snprintf(out, n, "NA");
     else
         snprintf(out, n, "%ldx%ldx%ld", r->m, r->n, r->k);
+}
+
+/* Is the identifier w in a kernel of kernels[0..n), other than i's own
+ * name, whose label is `label` (kernel `only` alone, if >= 0)? */
+static int in_another(const char *const *kernels, const char (*labels)[GP_KERNEL_NAME_MAX],
+                      int n, int i, int only, const char *label, const char *w)
+{
+    for (int j = 0; j < n; j++) {
+        if (j == i || (only >= 0 && j != only) || strcmp(kernels[j], kernels[i]) == 0)
+            continue;
+        if (strcmp(labels[j], label) == 0 && strstr(kernels[j], w))
+            return 1;
+    }
+    return 0;
+}
+
+/* The longest identifier of kernels[i] that is not its label and is in no
+ * other kernel of that label (in kernel `only`'s, if >= 0). */
+static void telling_word(const char *const *kernels, const char (*labels)[GP_KERNEL_NAME_MAX],
+                         int n, int i, int only, char *out, size_t len)
+{
+    const char *label = labels[i];
+    size_t best = 0;
+    out[0] = '\0';
+    for (const char *p = kernels[i]; *p;) {
+        size_t k = 0;
+        while (ident_char(p[k]) && (k || !(p[k] >= '0' && p[k] <= '9')))
+            k++;
+        if (k > best && k < len && (strlen(label) != k || strncmp(p, label, k) != 0)) {
+            char w[256];
+            snprintf(w, sizeof w, "%.*s", (int)k, p);
+            if (!in_another(kernels, labels, n, i, only, label, w)) {
+                memcpy(out, p, k);
+                out[k] = '\0';
+                best = k;
+            }
+        }
+        p += k ? k : 1;
+    }
+}
+
+void gp_kernel_tell_apart(const char *const *kernels, int n, int i, char *out, size_t len)
+{
+    out[0] = '\0';
+    char (*labels)[GP_KERNEL_NAME_MAX] = n > 1 ? malloc((size_t)n * sizeof *labels) : NULL;
+    if (!labels)
+        return;
+    int first = -1;
+    for (int j = 0; j < n; j++)
+        gp_kernel_label(kernels[j], labels[j], sizeof labels[j]);
+    for (int j = 0; j < n && first < 0; j++)
+        if (j != i && strcmp(kernels[j], kernels[i]) != 0 && strcmp(labels[j], labels[i]) == 0)
+            first = j;
+    if (first >= 0) {                   /* against all of that label, else the first */
+        telling_word(kernels, labels, n, i, -1, out, len);
+        if (!out[0])
+            telling_word(kernels, labels, n, i, first, out, len);
+    }
+    free(labels);
 }

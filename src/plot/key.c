@@ -1,4 +1,5 @@
 /* key.c - series keys and which rows count (key.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -67,30 +68,53 @@ void gp_config_short(const char *config, char *out, size_t len)
         gp_fmt(out, len, "%s (%.*s)", last + 1, (int)strcspn(config, ":"), config);
 }
 
-void gp_series_name(const gp_key *k, int with_config, char *out, size_t len)
+/* "<word>" where another series of k[0..n) has k[i]'s kernel label but
+ * another kernel (gp_kernel_tell_apart), else "". */
+static void told_apart(const gp_key *k, int n, int i, char *out, size_t len)
 {
-    char label[128], cfg[96];
-    gp_kernel_label(k->kernel, label, sizeof label);
-    gp_series_config(k->config, cfg, sizeof cfg);
-    if (with_config && k->config[0])
-        gp_fmt(out, len, "%s[%s]", label, cfg);
+    const char **names = n > 1 ? malloc((size_t)n * sizeof *names) : NULL;
+    char w[80] = "";
+    for (int j = 0; names && j < n; j++)
+        names[j] = k[j].kernel;
+    if (names)
+        gp_kernel_tell_apart(names, n, i, w, sizeof w);
+    free(names);
+    if (w[0])
+        gp_fmt(out, len, "<%s>", w);
     else
-        gp_fmt(out, len, "%s", label);
+        out[0] = '\0';
 }
 
-void gp_series_label(const gp_key *k, int with_config, int max, char *out, size_t len)
+void gp_series_name(const gp_key *k, int n, int i, int with_config, char *out, size_t len)
 {
-    char shortn[128];
-    gp_short_name(k->kernel, shortn, sizeof shortn, max);
-    size_t policy = strcspn(k->config, ":");
-    if (!with_config || !k->config[0])
-        gp_fmt(out, len, "%s", shortn);
-    else if (k->config[policy])
-        gp_fmt(out, len, "%s[%.*s]", shortn, (int)policy, k->config);
-    else if (strlen(k->config) > 20)
-        gp_fmt(out, len, "%s[%.17s...]", shortn, k->config);
+    char label[128], cfg[96], word[84];
+    gp_kernel_label(k[i].kernel, label, sizeof label);
+    told_apart(k, n, i, word, sizeof word);
+    gp_series_config(k[i].config, cfg, sizeof cfg);
+    if (with_config && k[i].config[0])
+        gp_fmt(out, len, "%s%s[%s]", label, word, cfg);
     else
-        gp_fmt(out, len, "%s[%s]", shortn, k->config);
+        gp_fmt(out, len, "%s%s", label, word);
+}
+
+void gp_series_label(const gp_key *k, int n, int i, int with_config, int max, char *out,
+                     size_t len)
+{
+    char shortn[128], word[84];
+    told_apart(k, n, i, word, sizeof word);
+    int room = max - (int)strlen(word);
+    gp_short_name(k[i].kernel, shortn, sizeof shortn, room > 8 ? room : 8);
+    gp_fmt(shortn + strlen(shortn), sizeof shortn - strlen(shortn), "%s", word);
+    const char *config = k[i].config;
+    size_t policy = strcspn(config, ":");
+    if (!with_config || !config[0])
+        gp_fmt(out, len, "%s", shortn);
+    else if (config[policy])
+        gp_fmt(out, len, "%s[%.*s]", shortn, (int)policy, config);
+    else if (strlen(config) > 20)
+        gp_fmt(out, len, "%s[%.17s...]", shortn, config);
+    else
+        gp_fmt(out, len, "%s[%s]", shortn, config);
 }
 
 int gp_key_kernel_twice(const gp_key *k, int n, int i)

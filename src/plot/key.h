@@ -33,18 +33,22 @@ void gp_series_config(const char *config, char *out, size_t len);
 /* A config as a legend or a narrow table reads it: a size-dispatched
  * kernel's "tuned:tuning-x.csv:64x64x8/8x4" -> "64x64x8/8x4 (tuned)". */
 void gp_config_short(const char *config, char *out, size_t len);
-/* "blocktile_2d[64x64x16/8x4]": the series' name where a kernel has
- * several series in view, else the kernel's label. */
-void gp_series_name(const gp_key *k, int with_config, char *out, size_t len);
+/* Series i of k[0..n): "blocktile_2d[64x64x16/8x4]" with_config (where a
+ * kernel has several series in view), else the kernel's label; a word in
+ * <> where another kernel of k has that label ("reduce_kernel<ArgMax>",
+ * gp_kernel_tell_apart). */
+void gp_series_name(const gp_key *k, int n, int i, int with_config, char *out, size_t len);
 
 /* A kernel name short enough for a label or a legend: a demangled C++
  * name loses its return type and arguments, anything still longer than
  * `max` characters is cut with "...". */
 void gp_short_name(const char *kernel, char *out, size_t len, int max);
-/* A series' name short enough for a chart's legend or label: the kernel's
- * short name (gp_short_name, `max`), a size-dispatched kernel's policy only
- * ("mixed[tuned]"), another config cut at 20 characters. */
-void gp_series_label(const gp_key *k, int with_config, int max, char *out, size_t len);
+/* Series i of k[0..n) by a name short enough for a chart's legend or
+ * label: the kernel's short name (gp_short_name, `max` with the word that
+ * tells it from another kernel of its label), a size-dispatched kernel's
+ * policy only ("mixed[tuned]"), another config cut at 20 characters. */
+void gp_series_label(const gp_key *k, int n, int i, int with_config, int max, char *out,
+                     size_t len);
 /* Has k[i]'s kernel (and precision) another series among k[0..n)?  Then
  * names show the config (gp_series_name). */
 int gp_key_kernel_twice(const gp_key *k, int n, int i);

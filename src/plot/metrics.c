@@ -60,7 +60,7 @@ static int has(const double *v, int n, int col)
 /* A row's name: the kernel's, with the config where it has two series. */
 static void row_name(const gp_key *k, int n, int i, char *out, size_t len)
 {
-    gp_series_label(&k[i], gp_key_kernel_twice(k, n, i), 28, out, len);
+    gp_series_label(k, n, i, gp_key_kernel_twice(k, n, i), 28, out, len);
 }
 
 static int write_rows(const gp_chart_opts *o, const gp_key *k, int n, const double *v,

@@ -63,7 +63,7 @@ static int collect_points(const gp_dataset *d, const gp_family *f, const gp_char
         p->lt = gp_family_lt(f, k[i].kernel, k[i].precision);
         p->size = GP_MARKER;
         p->share = NAN;
-        gp_series_label(&k[i], gp_key_kernel_twice(k, n, i), 44, p->name, sizeof p->name);
+        gp_series_label(k, n, i, gp_key_kernel_twice(k, n, i), 44, p->name, sizeof p->name);
     }
     free(k);
     return 0;

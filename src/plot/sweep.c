@@ -65,7 +65,7 @@ static double series_words(const gp_chart_opts *o, const gp_family *f, const gp_
             again += j < i && strcmp(k[i].kernel, k[j].kernel) == 0 &&
                      strcmp(k[i].precision, k[j].precision) == 0;
         }
-        gp_series_label(&k[i], gp_key_kernel_twice(k, n, i), 28, series, sizeof series);
+        gp_series_label(k, n, i, gp_key_kernel_twice(k, n, i), 28, series, sizeof series);
         gp_fmt(raw, sizeof raw, dup ? "%s(%s)" : "%s", series, k[i].precision);
         gp_word(names, o->format, raw);
         int lt = gp_family_lt(f, k[i].kernel, k[i].precision);

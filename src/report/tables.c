@@ -79,7 +79,7 @@ static void summary_row(const gp_dataset *d, const long shape[3], const gp_key *
     const gp_key *s = &k[i];
     int usable = !isnan(gp_median(&w, s, gp_get_gflops)) ||
                  !isnan(gp_median(&w, s, get_time));
-    gp_series_name(s, gp_key_kernel_twice(k, n, i), c[0], 64);
+    gp_series_name(k, n, i, gp_key_kernel_twice(k, n, i), c[0], 64);
     gp_fmt(c[1], 64, "%s", s->precision);
     gp_key used = gp_config_at(&(gp_where){ .d = d, .shape = shape, .all_rows = 1 }, s);
     gp_fmt(c[2], 64, "%s", used.config[0] ? used.config : "-");
@@ -269,7 +269,7 @@ static int by_size(gp_where *w, const gp_family *f, int maxcols, gp_table *t)
     }
     for (int i = 0; i < n; i++) {
         char (*c)[64] = t->cell[t->nrow++];
-        gp_series_name(&k[i], !w->by_config && gp_key_kernel_twice(k, n, i), c[0], 64);
+        gp_series_name(k, n, i, !w->by_config && gp_key_kernel_twice(k, n, i), c[0], 64);
         gp_fmt(c[1], 64, "%s", k[i].precision);
         if (w->by_config)
             gp_fmt(c[2], 64, "%s", k[i].config);
@@ -494,11 +494,11 @@ static int best_config(const gp_where *w, const gp_key *k, gp_key *best, double 
     return n;
 }
 
-static void configs_row(const gp_dataset *d, const long shape[3], const gp_key *k, int i,
-                        char (*c)[64])
+static void configs_row(const gp_dataset *d, const long shape[3], const gp_key *k, int n,
+                        int i, char (*c)[64])
 {
     gp_where w = { .d = d, .shape = shape, .need = gp_get_gflops };
-    gp_series_name(&k[i], 0, c[0], 64);               /* the config is beside it */
+    gp_series_name(k, n, i, 0, c[0], 64);              /* the config is beside it */
     gp_fmt(c[1], 64, "%s", k[i].precision);
     gp_key used = gp_config_at(&(gp_where){ .d = d, .shape = shape, .all_rows = 1 }, &k[i]);
     gp_fmt(c[2], 64, "%s", used.config[0] ? used.config : "-");
@@ -537,7 +537,7 @@ int gp_table_configs(const gp_dataset *d, const gp_table *summary, gp_table *t)
         return -1;
     }
     for (int i = 0; i < n; i++)
-        configs_row(d, t->shape, k, i, t->cell[t->nrow++]);
+        configs_row(d, t->shape, k, n, i, t->cell[t->nrow++]);
     free(k);
     char sz[64];
     gp_shape_str(t->shape, sz, sizeof sz);

@@ -283,6 +283,40 @@ static void labels_are_short_and_telling(void **state)
     assert_string_equal(small, "wide_ti");
 }
 
+/* The word that tells a kernel from others of its label: one none of them
+ * has; else one the first of them lacks; none where the label is its own,
+ * or where only numbers differ; a second copy of its own name is not
+ * another kernel. */
+static void kernels_told_apart(void **state)
+{
+    (void)state;
+#define MTA(a, b) "void ns::multi_tensor_apply_kernel<ns::" a ", ns::" b ">(ns::" a ")"
+    const char *const k[] = {
+        MTA("ListMeta<1>", "BinaryFunctor<float>, std::plus<float>"),
+        MTA("ListMeta<1>", "BinaryFunctor<float>, std::multiplies<float>"),
+        MTA("ListMeta<3>", "PointwiseFunctor<float>, std::multiplies<float>"),
+        "void ns::other_kernel_with_a_long_enough_name<float>(float*)",
+        "void ns::tile_kernel<128, 4, ns::Op<float> >(ns::Op<float>) with a longer tail",
+        "void ns::tile_kernel<256, 2, ns::Op<float> >(ns::Op<float>) with a longer tail",
+    };
+#undef MTA
+    const int n = (int)(sizeof k / sizeof k[0]);
+    char w[64];
+    gp_kernel_tell_apart(k, n, 0, w, sizeof w);
+    assert_string_equal(w, "plus");
+    gp_kernel_tell_apart(k, n, 1, w, sizeof w);         /* each word is in another */
+    assert_string_equal(w, "multiplies");               /* one the first other lacks */
+    gp_kernel_tell_apart(k, n, 2, w, sizeof w);
+    assert_string_equal(w, "PointwiseFunctor");
+    gp_kernel_tell_apart(k, n, 3, w, sizeof w);
+    assert_string_equal(w, "");
+    gp_kernel_tell_apart(k, n, 4, w, sizeof w);
+    assert_string_equal(w, "");
+    const char *const twice[] = { k[0], k[0] };
+    gp_kernel_tell_apart(twice, 2, 0, w, sizeof w);
+    assert_string_equal(w, "");
+}
+
 static void shape_na_without_gemm(void **state)
 {
     (void)state;
@@ -409,6 +443,7 @@ int main(void)
         cmocka_unit_test(derive_keeps_runner_gflops_and_precision),
         cmocka_unit_test(long_kernel_names_keep_identity),
         cmocka_unit_test(labels_are_short_and_telling),
+        cmocka_unit_test(kernels_told_apart),
         cmocka_unit_test(shape_na_without_gemm),
         cmocka_unit_test(columns_names_unique),
         cmocka_unit_test(columns_hold_every_metric_at_its_slot),

@@ -167,6 +167,40 @@ static void long_names_shortened(void **state)
     assert_string_equal(out, "dgemm_blocktile_2d");
 }
 
+/* Two kernels of one label in a table or legend: each with the word that
+ * tells it from the other, in both the full name and the short label; a
+ * kernel whose label is its own gets none; a registry name stays as is. */
+static void same_label_told_apart(void **state)
+{
+    (void)state;
+    const gp_key k[] = {
+        { "void at::native::reduce_kernel<128, 4, at::native::ReduceOp<float, "
+          "at::native::MeanOps<float, float> > >(at::native::ReduceOp<float, "
+          "at::native::MeanOps<float, float> >)", "fp32", "grid=16x1x1 block=32x4x1" },
+        { "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+          "at::native::ArgMaxOps<float> > >(at::native::ReduceOp<float, "
+          "at::native::ArgMaxOps<float> >)", "fp32", "grid=1x1x1 block=512x1x1" },
+        { "void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>"
+          "(float*, float const*, int, int, int)", "fp32", "grid=8x1x1 block=128x1x1" },
+        { "wide_tile", "fp32", "128x256x8/32x128/2x4/4x4/3stage/cpB16/xfrag/group16" },
+    };
+    char out[128];
+    gp_series_name(k, 4, 0, 0, out, sizeof out);
+    assert_string_equal(out, "reduce_kernel<MeanOps>");
+    gp_series_name(k, 4, 1, 1, out, sizeof out);
+    assert_string_equal(out, "reduce_kernel<ArgMaxOps>[grid=1x1x1 block=512x1x1]");
+    gp_series_label(k, 4, 1, 0, 28, out, sizeof out);
+    assert_string_equal(out, "reduce_kernel<ArgMaxOps>");
+    gp_series_label(k, 4, 0, 0, 17, out, sizeof out);      /* the word kept, the name cut */
+    assert_string_equal(out, "reduc...<MeanOps>");
+    gp_series_name(k, 4, 2, 0, out, sizeof out);
+    assert_string_equal(out, "softmax_warp_forward");
+    gp_series_name(k, 4, 3, 0, out, sizeof out);
+    assert_string_equal(out, "wide_tile");
+    gp_series_name(k, 1, 0, 0, out, sizeof out);           /* alone: no word */
+    assert_string_equal(out, "reduce_kernel");
+}
+
 /* Rows skipped on purpose ("skipped: ...") have no numbers: no chart draws
  * them, their family still has them (the tables list them as skipped). */
 static void skipped_rows_not_drawn(void **state)
@@ -197,6 +231,7 @@ int main(void)
         cmocka_unit_test(no_split_kernel_keeps_precision_whole),
         cmocka_unit_test(family_and_kernel_choices),
         cmocka_unit_test(long_names_shortened),
+        cmocka_unit_test(same_label_told_apart),
         cmocka_unit_test(skipped_rows_not_drawn),
     };
     return cmocka_run_group_tests_name("plot_family", tests, NULL, NULL);
