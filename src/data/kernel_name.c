@@ -207,6 +207,30 @@ static void telling_word(const char *const *kernels, const char (*labels)[GP_KER
     }
 }
 
+/* Where the names differ only in numbers or repeated words
+ * ("reduce_kernel<128, 4, ...>" and "<256, 2, ...>"): a's token (a run of
+ * letters, digits and _) where the two first differ, "128". */
+static void first_difference(const char *a, const char *b, char *out, size_t len)
+{
+    while (*a && *b) {
+        while (*a && !ident_char(*a))
+            a++;
+        while (*b && !ident_char(*b))
+            b++;
+        size_t na = 0, nb = 0;
+        while (ident_char(a[na]))
+            na++;
+        while (ident_char(b[nb]))
+            nb++;
+        if (na != nb || strncmp(a, b, na) != 0) {
+            snprintf(out, len, "%.*s", (int)na, a);
+            return;
+        }
+        a += na;
+        b += nb;
+    }
+}
+
 void gp_kernel_tell_apart(const char *const *kernels, int n, int i, char *out, size_t len)
 {
     out[0] = '\0';
@@ -223,6 +247,8 @@ void gp_kernel_tell_apart(const char *const *kernels, int n, int i, char *out, s
         telling_word(kernels, labels, n, i, -1, out, len);
         if (!out[0])
             telling_word(kernels, labels, n, i, first, out, len);
+        if (!out[0])
+            first_difference(kernels[i], kernels[first], out, len);
     }
     free(labels);
 }

@@ -284,9 +284,9 @@ static void labels_are_short_and_telling(void **state)
 }
 
 /* The word that tells a kernel from others of its label: one none of them
- * has; else one the first of them lacks; none where the label is its own,
- * or where only numbers differ; a second copy of its own name is not
- * another kernel. */
+ * has; else one the first of them lacks; else, where only numbers differ,
+ * the first token that does; none where the label is its own; a second
+ * copy of its own name is not another kernel. */
 static void kernels_told_apart(void **state)
 {
     (void)state;
@@ -296,8 +296,8 @@ static void kernels_told_apart(void **state)
         MTA("ListMeta<1>", "BinaryFunctor<float>, std::multiplies<float>"),
         MTA("ListMeta<3>", "PointwiseFunctor<float>, std::multiplies<float>"),
         "void ns::other_kernel_with_a_long_enough_name<float>(float*)",
-        "void ns::tile_kernel<128, 4, ns::Op<float> >(ns::Op<float>) with a longer tail",
-        "void ns::tile_kernel<256, 2, ns::Op<float> >(ns::Op<float>) with a longer tail",
+        "void ns::tile_kernel<128, 4, ns::ReduceOp<float, ns::sum_functor<float> > >(ns::Op)",
+        "void ns::tile_kernel<256, 2, ns::ReduceOp<float, ns::sum_functor<float> > >(ns::Op)",
     };
 #undef MTA
     const int n = (int)(sizeof k / sizeof k[0]);
@@ -310,8 +310,10 @@ static void kernels_told_apart(void **state)
     assert_string_equal(w, "PointwiseFunctor");
     gp_kernel_tell_apart(k, n, 3, w, sizeof w);
     assert_string_equal(w, "");
-    gp_kernel_tell_apart(k, n, 4, w, sizeof w);
-    assert_string_equal(w, "");
+    gp_kernel_tell_apart(k, n, 4, w, sizeof w);         /* only numbers differ */
+    assert_string_equal(w, "128");
+    gp_kernel_tell_apart(k, n, 5, w, sizeof w);
+    assert_string_equal(w, "256");
     const char *const twice[] = { k[0], k[0] };
     gp_kernel_tell_apart(twice, 2, 0, w, sizeof w);
     assert_string_equal(w, "");
