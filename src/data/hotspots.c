@@ -202,23 +202,9 @@ static void compact_config(const char *config, char *out, size_t len)
         gp_fmt(out, len, "%s", config);
 }
 
-/* The word that tells series i's kernel from the others of its label, as
- * "<word>"; "" if none.  Chosen among all the series, not just those shown,
- * so that the report's other tables (gp_series_name, over every series)
- * give a kernel the same word. */
-static void told_apart(const gp_hotspots *hs, int i, char *out, size_t len)
+static const char *hotspot_kernel(const void *hs, int j)
 {
-    const char **names = malloc((size_t)hs->n * sizeof *names);
-    char w[80] = "";
-    for (int s = 0; names && s < hs->n; s++)
-        names[s] = hs->h[s].kernel;
-    if (names)
-        gp_kernel_tell_apart(names, hs->n, i, w, sizeof w);
-    free(names);
-    if (w[0])
-        gp_fmt(out, len, "<%s>", w);
-    else
-        out[0] = '\0';
+    return ((const gp_hotspots *)hs)->h[j].kernel;
 }
 
 void gp_hotspot_name(const gp_hotspots *hs, int shown, int i, int max, char *out,
@@ -237,7 +223,9 @@ void gp_hotspot_name(const gp_hotspots *hs, int shown, int i, int max, char *out
             compact_config(h->config, cfg, sizeof cfg);
             gp_fmt(extra, sizeof extra, " [%s]", cfg);
         } else if (!told && strcmp(other, label) == 0) {   /* two kernels, one label */
-            told_apart(hs, i, extra, sizeof extra);
+            /* over all the series, not just those shown, so that the
+             * report's other tables (gp_series_name) give it the same word */
+            gp_kernel_tell_apart(hotspot_kernel, hs, hs->n, i, extra, sizeof extra);
             told = 1;
         }
     }

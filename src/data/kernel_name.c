@@ -231,24 +231,30 @@ static void first_difference(const char *a, const char *b, char *out, size_t len
     }
 }
 
-void gp_kernel_tell_apart(const char *const *kernels, int n, int i, char *out, size_t len)
+void gp_kernel_tell_apart(const char *(*kernel)(const void *set, int j), const void *set,
+                          int n, int i, char *out, size_t len)
 {
     out[0] = '\0';
-    char (*labels)[GP_KERNEL_NAME_MAX] = n > 1 ? malloc((size_t)n * sizeof *labels) : NULL;
-    if (!labels)
-        return;
+    const char **kernels = n > 1 ? malloc((size_t)n * sizeof *kernels) : NULL;
+    char (*labels)[GP_KERNEL_NAME_MAX] = kernels ? malloc((size_t)n * sizeof *labels) : NULL;
     int first = -1;
-    for (int j = 0; j < n; j++)
+    for (int j = 0; labels && j < n; j++) {
+        kernels[j] = kernel(set, j);
         gp_kernel_label(kernels[j], labels[j], sizeof labels[j]);
-    for (int j = 0; j < n && first < 0; j++)
+    }
+    for (int j = 0; labels && j < n && first < 0; j++)
         if (j != i && strcmp(kernels[j], kernels[i]) != 0 && strcmp(labels[j], labels[i]) == 0)
             first = j;
     if (first >= 0) {                   /* against all of that label, else the first */
-        telling_word(kernels, labels, n, i, -1, out, len);
-        if (!out[0])
-            telling_word(kernels, labels, n, i, first, out, len);
-        if (!out[0])
-            first_difference(kernels[i], kernels[first], out, len);
+        char w[80];
+        telling_word(kernels, labels, n, i, -1, w, sizeof w);
+        if (!w[0])
+            telling_word(kernels, labels, n, i, first, w, sizeof w);
+        if (!w[0])
+            first_difference(kernels[i], kernels[first], w, sizeof w);
+        if (w[0])
+            snprintf(out, len, "<%s>", w);
     }
     free(labels);
+    free(kernels);
 }

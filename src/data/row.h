@@ -162,14 +162,15 @@ void gp_row_set_kernel(gp_row *r, const char *name);
  * "void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(...)"
  * -> "cutlass_80_simt_sgemm_256x128_8x4_nn_align1"), cut to n-1. */
 void gp_kernel_label(const char *kernel, char *out, size_t n);
-/* Where another kernel of kernels[0..n) has kernels[i]'s label, the word
- * that tells i apart: the longest identifier of its name that is in no
- * other kernel of that label (else in none of the first such other):
- * "FillFunctor" beside "AbsFunctor", both vectorized_elementwise_kernel;
- * where they differ only in numbers, the first token in which i's differs
- * from that other's ("128" of reduce_kernel<128, 4, ...>).  "" where the
- * label is i's alone. */
-void gp_kernel_tell_apart(const char *const *kernels, int n, int i, char *out, size_t len);
+/* Where another kernel of a set of n has item i's label (kernel(set, j):
+ * item j's name), the word that tells i apart, as "<word>": the longest
+ * identifier of its name that is in no other kernel of that label (else
+ * in none of the first such other): "<FillFunctor>" beside "<AbsFunctor>",
+ * both vectorized_elementwise_kernel; where they differ only in numbers,
+ * the first token in which i's differs from that other's ("<128>" of
+ * reduce_kernel<128, 4, ...>).  "" where the label is i's alone. */
+void gp_kernel_tell_apart(const char *(*kernel)(const void *set, int j), const void *set,
+                          int n, int i, char *out, size_t len);
 /* "MxNxK", or "NA" for a row with no GEMM shape. */
 void gp_row_shape(const gp_row *r, char *out, size_t n);
 

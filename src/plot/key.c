@@ -1,5 +1,4 @@
 /* key.c - series keys and which rows count (key.h). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -68,28 +67,16 @@ void gp_config_short(const char *config, char *out, size_t len)
         gp_fmt(out, len, "%s (%.*s)", last + 1, (int)strcspn(config, ":"), config);
 }
 
-/* "<word>" where another series of k[0..n) has k[i]'s kernel label but
- * another kernel (gp_kernel_tell_apart), else "". */
-static void told_apart(const gp_key *k, int n, int i, char *out, size_t len)
+static const char *key_kernel(const void *k, int j)
 {
-    const char **names = n > 1 ? malloc((size_t)n * sizeof *names) : NULL;
-    char w[80] = "";
-    for (int j = 0; names && j < n; j++)
-        names[j] = k[j].kernel;
-    if (names)
-        gp_kernel_tell_apart(names, n, i, w, sizeof w);
-    free(names);
-    if (w[0])
-        gp_fmt(out, len, "<%s>", w);
-    else
-        out[0] = '\0';
+    return ((const gp_key *)k)[j].kernel;
 }
 
 void gp_series_name(const gp_key *k, int n, int i, int with_config, char *out, size_t len)
 {
     char label[128], cfg[96], word[84];
     gp_kernel_label(k[i].kernel, label, sizeof label);
-    told_apart(k, n, i, word, sizeof word);
+    gp_kernel_tell_apart(key_kernel, k, n, i, word, sizeof word);
     gp_series_config(k[i].config, cfg, sizeof cfg);
     if (with_config && k[i].config[0])
         gp_fmt(out, len, "%s%s[%s]", label, word, cfg);
@@ -101,7 +88,7 @@ void gp_series_label(const gp_key *k, int n, int i, int with_config, int max, ch
                      size_t len)
 {
     char shortn[128], word[84];
-    told_apart(k, n, i, word, sizeof word);
+    gp_kernel_tell_apart(key_kernel, k, n, i, word, sizeof word);
     int room = max - (int)strlen(word);
     gp_short_name(k[i].kernel, shortn, sizeof shortn, room > 8 ? room : 8);
     gp_fmt(shortn + strlen(shortn), sizeof shortn - strlen(shortn), "%s", word);

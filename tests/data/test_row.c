@@ -287,6 +287,11 @@ static void labels_are_short_and_telling(void **state)
  * has; else one the first of them lacks; else, where only numbers differ,
  * the first token that does; none where the label is its own; a second
  * copy of its own name is not another kernel. */
+static const char *nth(const void *names, int j)
+{
+    return ((const char *const *)names)[j];
+}
+
 static void kernels_told_apart(void **state)
 {
     (void)state;
@@ -302,20 +307,20 @@ static void kernels_told_apart(void **state)
 #undef MTA
     const int n = (int)(sizeof k / sizeof k[0]);
     char w[64];
-    gp_kernel_tell_apart(k, n, 0, w, sizeof w);
-    assert_string_equal(w, "plus");
-    gp_kernel_tell_apart(k, n, 1, w, sizeof w);         /* each word is in another */
-    assert_string_equal(w, "multiplies");               /* one the first other lacks */
-    gp_kernel_tell_apart(k, n, 2, w, sizeof w);
-    assert_string_equal(w, "PointwiseFunctor");
-    gp_kernel_tell_apart(k, n, 3, w, sizeof w);
+    gp_kernel_tell_apart(nth, k, n, 0, w, sizeof w);
+    assert_string_equal(w, "<plus>");
+    gp_kernel_tell_apart(nth, k, n, 1, w, sizeof w);    /* each word is in another */
+    assert_string_equal(w, "<multiplies>");             /* one the first other lacks */
+    gp_kernel_tell_apart(nth, k, n, 2, w, sizeof w);
+    assert_string_equal(w, "<PointwiseFunctor>");
+    gp_kernel_tell_apart(nth, k, n, 3, w, sizeof w);
     assert_string_equal(w, "");
-    gp_kernel_tell_apart(k, n, 4, w, sizeof w);         /* only numbers differ */
-    assert_string_equal(w, "128");
-    gp_kernel_tell_apart(k, n, 5, w, sizeof w);
-    assert_string_equal(w, "256");
+    gp_kernel_tell_apart(nth, k, n, 4, w, sizeof w);    /* only numbers differ */
+    assert_string_equal(w, "<128>");
+    gp_kernel_tell_apart(nth, k, n, 5, w, sizeof w);
+    assert_string_equal(w, "<256>");
     const char *const twice[] = { k[0], k[0] };
-    gp_kernel_tell_apart(twice, 2, 0, w, sizeof w);
+    gp_kernel_tell_apart(nth, twice, 2, 0, w, sizeof w);
     assert_string_equal(w, "");
 }
 
