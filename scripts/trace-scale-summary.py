@@ -12,6 +12,7 @@ prints the table for issue 29."""
 import csv
 import glob
 import os
+import re
 import statistics
 import sys
 
@@ -52,6 +53,29 @@ def warnings_in(path):
 
 def launches(path):
     return sum(int(r['launches']) for r in rows(path))
+
+
+def loop_seconds(path):
+    """The program's own loop time: trace-mlp.py's "N iterations in T s"."""
+    if os.path.exists(path):
+        for l in open(path, errors='replace'):
+            m = re.search(r'iterations(?: compiled)? in ([0-9.]+) s', l)
+            if m:
+                return float(m.group(1))
+    return None
+
+
+def loop_overheads(w, times):
+    """Per round: the loop time of b and d less the round's plain run's.
+    Profiling happens inside the loop; python, torch and CUDA start-up
+    (and each tool's own, outside it) vary by seconds from run to run."""
+    out = []
+    for i in range(1, 100):
+        a, b, d = (loop_seconds(os.path.join(w, f'{p}-{i}.log'))
+                   for p in ('a-plain', 'b-trace', 'd-ncu-per-config'))
+        if None not in (a, b, d) and d > a:
+            out.append((b - a, d - a))
+    return out
 
 
 def num(s):
@@ -130,6 +154,13 @@ def main(w):
         say(f'  profiled launches: gemmprof {sum(int(r["profiled"]) for r in rows(b))} (one per kernel '
             f'and configuration), ncu {nd}; ncu adds {od / max(nd, 1) * 1e3:.0f} ms a profiled '
             f'launch; gemmprof: {cost[:160]}')
+    loops = loop_overheads(w, times)
+    if loops:
+        lb = statistics.median(x for x, _ in loops)
+        ld = statistics.median(y for _, y in loops)
+        say(f'  inside the program loop (its own timer; start-up left out): trace adds {lb:.2f} s, '
+            f'ncu {ld:.2f} s (medians of {len(loops)} rounds): ratio {lb / ld:.3f}; round by round '
+            f'{", ".join(f"{x / y:.2f}" for x, y in sorted(loops, key=lambda t: t[0] / t[1]))}')
     if 'e-ncu-all' in times and times['e-ncu-all'] - a > 0:
         r = ob / (times['e-ncu-all'] - a)
         extra = ''

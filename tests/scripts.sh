@@ -8,7 +8,8 @@ L=$ROOT/reports/data/h200/fp64-ladder-4096-rounds
 if ! command -v python3 >/dev/null; then
     for t in mixed_vs_best_h200_fp64 mixed_vs_best_h200_fp32 mixed_vs_best_slow_mixed_fails \
              mixed_vs_best_bad_file mixed_vs_best_usage mixed_vs_best_usage_one_line rounds_summary_h200 \
-             trace_scale_h100_launches trace_scale_h100_same_launches trace_scale_h200_needs_per_launch \
+             trace_scale_h100_launches trace_scale_h100_same_launches trace_scale_h100_loop_ratio \
+             trace_scale_h200_needs_per_launch \
              trace_scale_same_launches_exact; do skip "scripts/$t" "no python3"; done
     exit 0
 fi
@@ -50,6 +51,11 @@ SUM="python3 $ROOT/scripts/trace-scale-summary.py"
 expect scripts/trace_scale_h100_launches 0 '^  gemmprof == ncu: YES' -- $SUM "$TS/h100/work"
 expect scripts/trace_scale_h100_same_launches 0 \
     'the same launches .*: 14 configurations of >= 10 us, 14 within 2%' -- $SUM "$TS/h100/work"
+# the overhead inside the program's own timed loop, where the profiling is:
+# the start-up that varies by seconds from run to run left out
+expect scripts/trace_scale_h100_loop_ratio 0 \
+    'inside the program loop .*: trace adds 2\.90 s, ncu 5\.12 s .* ratio 0\.565; round by round 0\.53, 0\.55' \
+    -- $SUM "$TS/h100/work"
 expect scripts/trace_scale_h200_needs_per_launch 0 'same-launch comparison needs --per-launch' -- \
     $SUM "$TS/h200/work"
 # A default run made of a --metrics none run's own launches, less each
