@@ -65,7 +65,7 @@ def loop_seconds(path):
     return None
 
 
-def loop_overheads(w, times):
+def loop_overheads(w):
     """Per round: the loop time of b and d less the round's plain run's.
     Profiling happens inside the loop; python, torch and CUDA start-up
     (and each tool's own, outside it) vary by seconds from run to run."""
@@ -154,7 +154,7 @@ def main(w):
         say(f'  profiled launches: gemmprof {sum(int(r["profiled"]) for r in rows(b))} (one per kernel '
             f'and configuration), ncu {nd}; ncu adds {od / max(nd, 1) * 1e3:.0f} ms a profiled '
             f'launch; gemmprof: {cost[:160]}')
-    loops = loop_overheads(w, times)
+    loops = loop_overheads(w)
     if loops:
         lb = statistics.median(x for x, _ in loops)
         ld = statistics.median(y for _, y in loops)
