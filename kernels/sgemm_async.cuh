@@ -1,4 +1,4 @@
-/* sgemm_async.cuh - the FP32 SIMT kernel of rungs 11-15: rung 10's warp
+/* sgemm_async.cuh - the FP32 SIMT kernel of rungs 11-18: rung 10's warp
  * tiling (128x128 block tile, 256 threads = 8 warps of 32x64, each lane a
  * 2x2 grid of 4x4 sub-tiles = 8x8 outputs, __launch_bounds__(256, 2))
  * fed by a multi-stage cp.async (LDGSTS) pipeline instead of registers.
@@ -16,6 +16,8 @@
  *   VB      B copied in 16-byte pieces (ldb % 4 == 0, B 16-byte aligned);
  *           else 4-byte pieces.  A always goes 4 bytes at a time, because
  *           it is transposed on the way (As[k][m]).
+ *   STEADY  rung 18: interior blocks run a k loop with no branch, issuing
+ *           the next copies at this k step of each tile (-1: no such loop)
  *
  * Copies (per thread and tile: BM*BK/256 4-byte A copies, BN*BK/1024
  * 16-byte or BN*BK/256 4-byte B copies; Tile128: BK/2, BK/8 or BK/2):
@@ -50,6 +52,7 @@
 #define GEMMPROF_SGEMM_ASYNC_CUH
 
 #include <stdint.h>
+#include <type_traits>
 #include "blocktile_2d.cuh"
 #include "cp_async.cuh" /* gp_cp_async_commit, gp_cp_async_wait */
 
@@ -260,7 +263,7 @@ struct Whole {
 extern __shared__ __align__(16) float gp_sgemm_async_smem[];
 
 template <class T, int BK, int STAGES, bool XTILE, int GROUP, bool VB,
-          class W = gp_async::Whole>
+          class W = gp_async::Whole, int STEADY = -1>
 __global__ void __launch_bounds__(gp_async::NT, T::MINB)
 sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
             int lda, const float *__restrict__ B, int ldb, float beta,
@@ -311,41 +314,66 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
         float acc[T::TM][T::TN] = {};
         float fa[2][T::TM], fb[2][T::TN];
         constexpr int AHEAD = (STAGES - 1) * BK; /* k issued ahead of the tile read */
-        int rs = 0;                             /* float offset of the stage read */
         if (XTILE) {
             gp_cp_async_wait<STAGES - 2>();
             __syncthreads();
             frags<T>(smem + arow, smem + SA + bcol, 0, fa[0], fb[0]);
         }
-        for (int kc = kl; kc > 0; kc -= BK) { /* kc: k left from this tile on */
-            if (!XTILE) {
-                gp_cp_async_wait<STAGES - 2>(); /* my copies of this tile landed */
-                __syncthreads(); /* everyone's did, and all reads of the stage
-                                    refilled below (the previous tile's) are done */
-            }
-            if (kc > AHEAD) /* the tile S-1 ahead, into the previous tile's stage */
-                issue(rs == 0 ? (STAGES - 1) * SF : rs - SF, kc - AHEAD);
-            gp_cp_async_commit();
-            const int rn = rs == (STAGES - 1) * SF ? 0 : rs + SF;
-            const float *As = smem + rs + arow;
-            const float *Bs = smem + rs + SA + bcol;
-            if (!XTILE)
-                frags<T>(As, Bs, 0, fa[0], fb[0]);
-#pragma unroll
-            for (int kk = 0; kk < BK; ++kk) {
-                if (kk + 1 < BK) {
-                    frags<T>(As, Bs, kk + 1, fa[(kk + 1) & 1], fb[(kk + 1) & 1]);
-                } else if (XTILE) {
-                    /* the next tile landed for everyone; every read of stage rs
-                     * (which the next tile refills) is issued before this barrier */
-                    gp_cp_async_wait<STAGES - 2>();
-                    __syncthreads();
-                    frags<T>(smem + rn + arow, smem + rn + SA + bcol, 0, fa[0], fb[0]);
+        /* The k loop, in two copies.  The steady one (STEADY >= 0: rung 18)
+         * runs in an interior block whose k tiles are all full and more than
+         * S-1: its body has no branch.  Each tile issues the tile S-1 ahead
+         * through the fast path at its k step STEADY, and the copy pointers
+         * stop at the last tile, so the last S-1 tiles copy that one again
+         * into stages nothing reads any more. */
+        auto k_loop = [&](auto steady_tag) {
+            constexpr bool steady = decltype(steady_tag)::value;
+            int rs = 0;                         /* float offset of the stage read */
+            for (int kc = kl; kc > 0; kc -= BK) { /* kc: k left from this tile on */
+                if (!XTILE) {
+                    gp_cp_async_wait<STAGES - 2>(); /* my copies of this tile landed */
+                    __syncthreads(); /* everyone's did, and all reads of the stage
+                                        refilled below (the previous tile's) are done */
                 }
-                outer<T>(acc, fa[kk & 1], fb[kk & 1]);
+                /* the tile S-1 ahead goes into the previous tile's stage */
+                const int ro = rs == 0 ? (STAGES - 1) * SF : rs - SF;
+                if (!steady) {
+                    if (kc > AHEAD)
+                        issue(ro, kc - AHEAD);
+                    gp_cp_async_commit();
+                }
+                const int rn = rs == (STAGES - 1) * SF ? 0 : rs + SF;
+                const float *As = smem + rs + arow;
+                const float *Bs = smem + rs + SA + bcol;
+                if (!XTILE)
+                    frags<T>(As, Bs, 0, fa[0], fb[0]);
+#pragma unroll
+                for (int kk = 0; kk < BK; ++kk) {
+                    if (steady && kk == STEADY) {
+                        CP::issue_fast(s0 + 4u * ro, An, lda, aoff, adst0, Bn, ldb, boff, bdst0);
+                        const int step = kc > AHEAD + BK ? BK : 0;
+                        An += step;
+                        Bn += (size_t)step * ldb;
+                        gp_cp_async_commit();
+                    }
+                    if (kk + 1 < BK) {
+                        frags<T>(As, Bs, kk + 1, fa[(kk + 1) & 1], fb[(kk + 1) & 1]);
+                    } else if (XTILE) {
+                        /* the next tile landed for everyone; every read of stage rs
+                         * (which the next tile refills) is issued before this barrier */
+                        gp_cp_async_wait<STAGES - 2>();
+                        __syncthreads();
+                        frags<T>(smem + rn + arow, smem + rn + SA + bcol, 0, fa[0], fb[0]);
+                    }
+                    outer<T>(acc, fa[kk & 1], fb[kk & 1]);
+                }
+                rs = rn;
             }
-            rs = rn;
-        }
+        };
+        static_assert(STEADY < BK, "the steady loop issues at one of the tile's k steps");
+        if (STEADY >= 0 && interior && kl % BK == 0 && kl > AHEAD)
+            k_loop(std::true_type{});
+        else
+            k_loop(std::false_type{});
         gp_cp_async_wait<0>(); /* only empty groups can be left; leave none */
         if (!w.template finish<T>(acc))
             return;
@@ -366,9 +394,9 @@ sgemm_async(int m, int n, int k, float alpha, const float *__restrict__ A,
     }
 }
 
-/* The config column of every sgemm_async launch (rungs 11-17; charts key
+/* The config column of every sgemm_async launch (rungs 11-18; charts key
  * series by it): tile, warp and lane shape, stages, B copy width, cross-tile
- * fragments, group, then `tail` ("" or "/split", "/subgemm"). */
+ * fragments, group, then `tail` ("" or "/split", "/subgemm", "/steady4/O1"). */
 template <class T, int BK, int STAGES, bool XTILE, int GROUP>
 static void gp_sgemm_async_config(char *out, size_t len, bool vb, const char *tail)
 {
@@ -379,11 +407,13 @@ static void gp_sgemm_async_config(char *out, size_t len, bool vb, const char *ta
              T::WN, T::MSUB, T::NSUB, STAGES, vb ? 16 : 4, XTILE ? "/xfrag" : "", group, tail);
 }
 
-/* The launcher rungs 11-15 share: picks the B copy width per call, opts in
- * to more than 48 KB of dynamic shared memory when the stages need it. */
-template <int BK, int STAGES, bool XTILE, int GROUP, class T = gp_async::Tile128>
+/* The launcher rungs 11-15 and 18 share: picks the B copy width per call, opts
+ * in to more than 48 KB of dynamic shared memory when the stages need it.
+ * tail: the end of the config column (rung 18 names its loop and build). */
+template <int BK, int STAGES, bool XTILE, int GROUP, class T = gp_async::Tile128,
+          int STEADY = -1>
 static int gp_sgemm_async_launch(const gemm_args *a, cudaStream_t s,
-                                 gp_launch_info *info)
+                                 gp_launch_info *info, const char *tail = "")
 {
     using namespace gp_async;
     constexpr int BM = T::BM, BN = T::BN;
@@ -391,8 +421,8 @@ static int gp_sgemm_async_launch(const gemm_args *a, cudaStream_t s,
     const bool vb = (vec & GP_VEC_B) != 0;
     void (*kern)(int, int, int, float, const float *, int, const float *, int,
                  float, float *, int, int, int, int, Whole) =
-        vb ? sgemm_async<T, BK, STAGES, XTILE, GROUP, true>
-           : sgemm_async<T, BK, STAGES, XTILE, GROUP, false>;
+        vb ? sgemm_async<T, BK, STAGES, XTILE, GROUP, true, Whole, STEADY>
+           : sgemm_async<T, BK, STAGES, XTILE, GROUP, false, Whole, STEADY>;
     const size_t smem = (size_t)STAGES * Stage<T, BK>::FLOATS * sizeof(float);
     if (smem > 48 * 1024) {
         cudaError_t e = cudaFuncSetAttribute((const void *)kern,
@@ -402,7 +432,7 @@ static int gp_sgemm_async_launch(const gemm_args *a, cudaStream_t s,
             return (int)e;
     }
     char config[64];
-    gp_sgemm_async_config<T, BK, STAGES, XTILE, GROUP>(config, sizeof config, vb, "");
+    gp_sgemm_async_config<T, BK, STAGES, XTILE, GROUP>(config, sizeof config, vb, tail);
     const int ntn = GP_NTILES(a->n, BN), ntm = GP_NTILES(a->m, BM);
     dim3 block(NT);
     dim3 grid((unsigned)ntn * (unsigned)ntm);

@@ -23,7 +23,7 @@ sm90_only="dgemm_dmma_k16 dgemm_dmma_tuned dgemm_dmma_interior dgemm_dmma_k8 tf3
 declare -A want=(
     [default]=""
     [compute_80]="$sm90_only"
-    [compute_75]="$sm90_only cp_async frag_prefetch swizzle bk16 wide_tile split_tail subgemm_tail dgemm_dmma
+    [compute_75]="$sm90_only cp_async frag_prefetch swizzle bk16 wide_tile split_tail subgemm_tail steady_loop dgemm_dmma
                   dgemm_warptiling dgemm_dfma_reuse tf32_mma"
 )
 status=0

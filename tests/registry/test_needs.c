@@ -55,7 +55,8 @@ typedef struct { const char *kernel, *status; } skip;
 /* Turing: no cp.async, no TF32 or FP64 MMA, no wgmma. */
 static const skip turing[] = {
     {"cp_async", CP}, {"frag_prefetch", CP}, {"swizzle", CP}, {"bk16", CP},
-    {"wide_tile", CP}, {"split_tail", CP}, {"subgemm_tail", CP}, {"dgemm_dmma", DMMA}, {"dgemm_dmma_k16", K16},
+    {"wide_tile", CP}, {"split_tail", CP}, {"subgemm_tail", CP}, {"steady_loop", CP},
+    {"dgemm_dmma", DMMA}, {"dgemm_dmma_k16", K16},
     {"dgemm_warptiling", CP}, {"dgemm_dmma_tuned", K16},
     {"dgemm_dmma_interior", K16}, {"dgemm_dmma_k8", K8},
     {"dgemm_dfma_reuse", CP}, {"tf32_mma", TF32M}, {"tf32_wgmma", WGMMA},
@@ -82,7 +83,8 @@ static const skip blackwell[] = {
  * code; cuBLAS TF32 is cuBLAS's own code and the GPU has TF32. */
 static const skip ptx75_on_h100[] = {
     {"cp_async", CP}, {"frag_prefetch", CP}, {"swizzle", CP}, {"bk16", CP},
-    {"wide_tile", CP}, {"split_tail", CP}, {"subgemm_tail", CP}, {"dgemm_dmma", DMMA}, {"dgemm_dmma_k16", K16},
+    {"wide_tile", CP}, {"split_tail", CP}, {"subgemm_tail", CP}, {"steady_loop", CP},
+    {"dgemm_dmma", DMMA}, {"dgemm_dmma_k16", K16},
     {"dgemm_warptiling", CP}, {"dgemm_dmma_tuned", K16},
     {"dgemm_dmma_interior", K16}, {"dgemm_dmma_k8", K8},
     {"dgemm_dfma_reuse", CP}, {"tf32_mma", TF32M}, {"tf32_wgmma", WGMMA},
@@ -245,7 +247,8 @@ static void list_on_turing_says_what_is_skipped(void **state)
     if (!strstr(line, "  -  ") || !strstr(line, "yes"))
         fail_msg("naive line: %s", line);
     if (strcmp(notes, "gemmprof: skipped here (this GPU is sm_75): cp_async "
-               "frag_prefetch swizzle bk16 wide_tile split_tail subgemm_tail dgemm_dmma dgemm_dmma_k16 "
+               "frag_prefetch swizzle bk16 wide_tile split_tail subgemm_tail steady_loop dgemm_dmma "
+               "dgemm_dmma_k16 "
                "dgemm_warptiling dgemm_dmma_tuned dgemm_dmma_interior dgemm_dmma_k8 "
                "dgemm_dfma_reuse tf32_mma tf32_wgmma tf32_wgmma_rs tf32_wgmma_mc "
                "tf32_wgmma_persist cublas_tf32\n") != 0)
