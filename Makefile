@@ -164,7 +164,8 @@ LIBDIR    := $(abspath $(B))/lib
 endif
 INJECT    := $(LIBDIR)/gemmprof/libgemmprof-inject.so
 INJECT_OBJ := $(INJECT_C:%.c=$(B)/%.o) \
-             $(addprefix $(B)/src/cupti/,loader.o host.o session.o replay.o explain.o metric_list.o) \
+             $(addprefix $(B)/src/cupti/,loader.o host.o session.o replay.o tensor_gate.o explain.o \
+                              metric_list.o) \
              $(addprefix $(B)/src/data/,row.o value.o csv.o meta.o kernel_name.o) \
              $(addprefix $(B)/src/util/,text.o clock.o) \
              $(B)/src/gpu/occupancy.o $(B)/gen/version.o

@@ -5,7 +5,9 @@
 #      tests/trace.sh, the cmocka tests of src/trace and src/inject
 #      (GEMMPROF_REQUIRE_GPU=1: nothing may skip)
 #   3. an outside client: PyTorch 4096^3 matmuls in FP32 (TF32 off), TF32
-#      and BF16; their GEMM rows' counted FLOPs against 2*4096^3 (1%)
+#      and BF16, two of each (--tensor-counters auto takes a tensor GEMM's
+#      tensor-path counters from the second); their GEMM rows' counted
+#      FLOPs per launch against 2*4096^3 (1%)
 #   4. the fixture app against ncu --clock-control none, same metrics,
 #      per-metric ratios (instruction counts exact, the rest 2%), with ncu's
 #      default cache flush and with --cache-control none; and the profiled
@@ -83,7 +85,7 @@ stage_torch() {
     for mode in fp32 tf32 bf16; do
         t0=$(now)
         "$GP" trace --kernel-regex 'gemm|xmma|cutlass|nvjet|cublas' -o "$OUT/torch-$mode.csv" -- \
-            "$PYTHON" scripts/trace-matmul.py "$mode" >"$OUT/torch-$mode.log" 2>&1
+            "$PYTHON" scripts/trace-matmul.py "$mode" 4096 2 >"$OUT/torch-$mode.log" 2>&1
         rc=$?
         $CMP flops "$OUT/torch-$mode.csv" 'gemm|xmma|cutlass|nvjet' '2*4096**3' --tol 1 \
             >"$OUT/torch-$mode.flops" 2>&1 || status=1

@@ -47,8 +47,9 @@ want() {
 rc=$?
 [ $rc = 0 ] && pass trace_gpu/plain_run || fail trace_gpu/plain_run "exit $rc: $(cat plain.err)"
 
-# ---- one traced run: every launch profiled, every check ----
-"$GP" trace --sample all --per-launch -o t.csv -- ./app --launches 2 --expect expect.txt \
+# ---- one traced run: every launch profiled for every counter, every check ----
+"$GP" trace --sample all --per-launch --tensor-counters always -o t.csv -- \
+    ./app --launches 2 --expect expect.txt \
     >traced.out 2>traced.err
 rc=$?
 [ $rc = 0 ] && pass trace_gpu/traced_run_exit_0 || fail trace_gpu/traced_run_exit_0 "exit $rc: $(cat traced.err)"
@@ -77,7 +78,7 @@ bad=$(col t.csv time_ms | grep -vcE '^[0-9.e+-]+$')
 [ "$bad" = 0 ] && pass trace_gpu/activity_durations ||
     fail trace_gpu/activity_durations "$bad rows without time_ms"
 # the process's host time per profiled launch: all 10 launches accounted
-grep -qE '^# profiling_cost: [0-9]+: 10 profiled launches, [0-9.]+ ms in them; a launch: [0-9.]+ ms = entry' t.csv &&
+grep -qE '^# profiling_cost: [0-9]+: 10 profiled launches \(0 gated\), [0-9.]+ ms in them; a launch: [0-9.]+ ms = entry' t.csv &&
     pass trace_gpu/profiling_cost_line || fail trace_gpu/profiling_cost_line "$(grep '^# profiling_cost' t.csv)"
 pids=$(col t.csv pid | sort -u)
 [ "$(wc -l <<<"$pids")" = 1 ] && [ "$pids" -gt 0 ] && pass trace_gpu/pid_tagged ||
@@ -85,6 +86,46 @@ pids=$(col t.csv pid | sort -u)
 col t.csv precision | sort -u | tr '\n' ' ' | grep -qx 'bf16 fp32 fp64 ' &&
     pass trace_gpu/precision_from_counters || fail trace_gpu/precision_from_counters \
     "$(col t.csv precision | sort -u | tr '\n' ' ')"
+
+# ---- --tensor-counters auto (the default): a configuration's first
+# launch without the tensor-path counters, which are 0 where no tensor-core
+# math ran (the chains, saxpy); bf16_mma ran some (one HMMA per mma.sync:
+# 2112 warps x 16384), so its next launch took every counter.  The row's
+# counts are exact all the same. ----
+"$GP" trace -o au.csv -- ./app --launches 3 >/dev/null 2>au.err
+want trace_gpu/tensor_auto_counts_exact $CMP expect au.csv expect.txt
+python3 - au.csv >au.check 2>&1 <<'EOF'
+import csv, sys
+rows = {r['kernel'].split('(')[0]: r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#'))}
+assert len(rows) == 5, list(rows)
+for k, r in rows.items():
+    assert r['launches'] == '3', (k, r['launches'])
+    if 'bf16_mma' in k:
+        assert r['profiled'] == '2' and r['tensor_math_inst'] == '34603008', (k, r['profiled'], r['tensor_math_inst'])
+        assert r['precision'] == 'bf16' and r['flop_count'] != 'NA', (r['precision'], r['flop_count'])
+    else:
+        assert r['profiled'] == '1' and r['tensor_math_inst'] == '0', (k, r['profiled'], r['tensor_math_inst'])
+        for c in r:
+            if c.startswith('sm__ops_path_tensor_'):
+                assert r[c] == '0', (k, c, r[c])
+print('ok')
+EOF
+grep -qx ok au.check && pass trace_gpu/tensor_auto_rows || fail trace_gpu/tensor_auto_rows "$(tail -3 au.check)"
+grep -qE '^# tensor_counters: auto: a configuration.s first profiled launch takes [0-9]+ passes' au.csv &&
+    grep -qE '^# profiling_cost: [0-9]+: 6 profiled launches \(5 gated\)' au.csv &&
+    pass trace_gpu/tensor_auto_said || fail trace_gpu/tensor_auto_said \
+    "$(grep -E '^# (tensor_counters|profiling_cost)' au.csv)"
+# launched once: bf16_mma's tensor-path counters and FLOPs are NA, said
+"$GP" trace -o au1.csv -- ./app >/dev/null 2>au1.err
+python3 - au1.csv >au1.check 2>&1 <<'EOF'
+import csv, sys
+r = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#')) if 'bf16_mma' in r['kernel']][0]
+assert r['sm__ops_path_tensor_src_bf16_dst_fp32.sum'] == 'NA' and r['flop_count'] == 'NA', r['flop_count']
+assert r['tensor_math_inst'] == '34603008' and r['precision'] == 'NA', (r['tensor_math_inst'], r['precision'])
+print('ok')
+EOF
+grep -qx ok au1.check && grep -q '1 of 5 rows ran tensor-core math in their one profiled launch' au1.err &&
+    pass trace_gpu/tensor_auto_once_is_na || fail trace_gpu/tensor_auto_once_is_na "$(tail -2 au1.check) $(cat au1.err)"
 
 # ---- the options ----
 "$GP" trace --summary -o s.csv -- ./app --launches 2 >/dev/null 2>s.err
@@ -205,6 +246,6 @@ else
     skip trace_gpu/rows_plot "no gnuplot here"
 fi
 if [ -n "${TRACE_KEEP:-}" ]; then          # the device script keeps the files
-    mkdir -p "$TRACE_KEEP" && cp t.csv s.csv expect.txt "$TRACE_KEEP/"
+    mkdir -p "$TRACE_KEEP" && cp t.csv s.csv au.csv au1.csv expect.txt "$TRACE_KEEP/"
     cp d.csv pl.csv nv.csv none.csv scale.txt t.check "$TRACE_KEEP/" 2>/dev/null
 fi

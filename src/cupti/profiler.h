@@ -137,6 +137,29 @@ const char *gp_profiler_chip(const gp_profiler *p);
 double gp_profiler_seconds(const gp_profiler *p);
 void gp_profiler_end(gp_profiler *p);
 
+/* ---- --tensor-counters auto (tensor_gate.c) ----
+ * The five tensor-path counters (sm__ops_path_tensor_src_*) take the
+ * default set from 3 passes to 5 on GH100.  A launch with no tensor-core
+ * math instruction has them all 0, and that is one count away: the
+ * tensor pipe's warp instructions less HFMA2.MMA (FP16 FMAs that ptxas
+ * also uses as moves: 63 of 143 PyTorch kernels ran only those on the
+ * pipe) and less the integer MMAs (no FLOP column).  Measured with ncu on
+ * an H100 over those 143 kernels, every precision the counters count:
+ * the difference is 0 exactly where all five are 0 (reports/data/h100/
+ * experiments/tensor-gate/).  The three counts fit in the other counters'
+ * 3 passes.  CUPTI 13.0 has all three on GH100 and GA100. */
+#define GP_GATE_PIPE_TENSOR "sm__inst_executed_pipe_tensor.sum"
+#define GP_GATE_HFMA2_MMA   "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum"
+#define GP_GATE_INT_MMA     "sm__inst_executed_pipe_tensor_op_imma.sum"
+int gp_metric_is_tensor_path(const char *name);
+/* `full` less its tensor-path counters, plus the three counts (unless
+ * listed already).  0, or -1 when `full` has no tensor-path counter. */
+int gp_tensor_gate_list(const gp_metric_list *full, gp_metric_list *gated);
+/* The tensor-core math instructions from a gated list's values (one per
+ * entry): pipe less HFMA2.MMA less integer MMA; NAN if a count is missing
+ * or the difference is negative (then nothing is known). */
+double gp_tensor_gate_count(const gp_metric_list *gated, const double *values);
+
 /* ---- launches gemmprof does not own (gemmprof trace; replay.c) ----
  * Auto range + kernel replay on one CUDA context: Start before the
  * application's launch, Stop after it; CUPTI replays the kernel inside the
@@ -147,19 +170,33 @@ void gp_profiler_end(gp_profiler *p);
 typedef struct gp_replay gp_replay;
 
 /* Enable one range profiler object on `cu_context` (a CUcontext) for
- * `list`.  No launch of gemmprof's own: the first profiled launch pays the
- * first Start's cost.  NULL with a one-line reason and fix in `err`
- * (counters refused, unsupported device, ...). */
-gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list,
+ * `list`.  With `gate` (--tensor-counters auto) and a chip that has the
+ * gate's counts, the object starts with the gated list when that takes
+ * fewer passes.  No launch of gemmprof's own: the first profiled launch
+ * pays the first Start's cost.  NULL with a one-line reason and fix in
+ * `err` (counters refused, unsupported device, ...). */
+gp_replay *gp_replay_begin(void *cu_context, const gp_metric_list *list, int gate,
                            char *err, size_t errlen);
-/* Around exactly one kernel launch.  start: 0, or -1 with err (a refusal
- * sticks: every later start fails with the same reason).  stop: evaluates
- * the launch's range into metric[] (indexed GP_M_*, for the metrics that
- * are row columns); 0, or -1 with err. */
-int gp_replay_start(gp_replay *r, char *err, size_t errlen);
-int gp_replay_stop(gp_replay *r, const char *kernel, double *metric,
+/* Around exactly one kernel launch.  start: `full` asks for every counter
+ * of the list: a gated object is disabled and the full one enabled, for
+ * good (CUPTI keeps one object per context; the switch costs about 160 ms
+ * on the H100), and later launches take every counter too.  0, or -1 with
+ * err (a refusal sticks: every later start fails with the same reason).
+ * stop: evaluates the launch's range into metric[] (indexed GP_M_*, for
+ * the metrics that are row columns); *tensor_inst is the gated launch's
+ * tensor-core math instructions (NAN after a full one): when 0, the
+ * tensor-path counters are set to 0; otherwise they stay NA and stop
+ * returns 1: the caller profiles a later launch of the configuration in
+ * full.  0 or 1, or -1 with err. */
+int gp_replay_start(gp_replay *r, int full, char *err, size_t errlen);
+int gp_replay_stop(gp_replay *r, const char *kernel, double *metric, double *tensor_inst,
                    char *err, size_t errlen);
-int gp_replay_passes(const gp_replay *r);
+/* Passes of a launch in full, or gated (0 when the object is not gated). */
+int gp_replay_passes(const gp_replay *r, int full);
+/* Why a replay begun with `gate` is not gated ("" when it is, or was not
+ * asked to be): no tensor-path counter, a count the chip lacks, or no
+ * pass saved. */
+const char *gp_replay_gate_off(const gp_replay *r);
 const char *gp_replay_chip(const gp_replay *r);
 
 /* Where a profiled launch's time goes on the host, summed over the
@@ -170,6 +207,9 @@ typedef struct {
     double start_ms;      /* cuptiRangeProfilerStart                       */
     double stop_ms;       /* cuptiRangeProfilerStop                        */
     double evaluate_ms;   /* DecodeData + EvaluateToGpuValues              */
+    long gated;           /* launches that took the gated list             */
+    double switch_ms;     /* gated object disabled, full one enabled (its
+                             first Start is in start_ms)                   */
 } gp_replay_cost;
 void gp_replay_costs(const gp_replay *r, gp_replay_cost *out);
 void gp_replay_end(gp_replay *r);

@@ -342,7 +342,7 @@ void gp_session_fill_row(const gp_session *s, double *metric)
             metric[s->row_index[i]] = s->values[i];
 }
 
-void gp_session_close(gp_session *s)
+void gp_session_disable(gp_session *s)
 {
     if (s->rp) {
         GP_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params, d);
@@ -350,12 +350,20 @@ void gp_session_close(gp_session *s)
         s->api->cuptiRangeProfilerDisable(&d);
         s->rp = NULL;
     }
+    free(s->data);
+    s->data = NULL;
+    s->data_size = 0;
+    s->armed = 0;
+}
+
+void gp_session_close(gp_session *s)
+{
+    gp_session_disable(s);
     if (s->api)
         gp_host_close(s->api, s->host);
     s->host = NULL;
-    free(s->data);
     free(s->config);
-    s->data = s->config = NULL;
+    s->config = NULL;
     if (s->cupti_initialized) {
         GP_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params, d);
         s->api->cuptiProfilerDeInitialize(&d);

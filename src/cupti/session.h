@@ -79,6 +79,11 @@ int gp_session_evaluate(gp_session *s, const char *what, char *err, size_t errle
 /* Copy the values that are run-file columns into row metrics (GP_M_*). */
 void gp_session_fill_row(const gp_session *s, double *metric);
 
+/* Disable the object and free its counter data image; the config stays,
+ * so gp_session_enable can bring it back (cuptiRangeProfilerDisable takes
+ * about 11 ms, and the first Start after an Enable about 150 ms: H100,
+ * reports/data/h100/experiments/tensor-gate/). */
+void gp_session_disable(gp_session *s);
 void gp_session_close(gp_session *s);
 
 /* "call: reason" for a failed CUPTI call; 0 if r is success, else -1. */

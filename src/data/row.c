@@ -39,6 +39,7 @@ const gp_column gp_columns[] = {
     DBL(sustained_ms), DBL(power_w), DBL(energy_j), DBL(ref_time_ms),
     DBL(comm_total_ms),       /* appended: the order of older columns stays */
     LNG(graph_id), LNG(graph_node_id), LNG(profiled), STR(time_source),
+    DBL(tensor_math_inst),
 };
 #undef STR
 #undef LNG
@@ -181,14 +182,25 @@ static const char *dominant_class(const double f[FL_N])
     return best < 0 ? "" : class_names[best];
 }
 
+int gp_row_tensor_missing(const gp_row *r)
+{
+    if (!(r->tensor_math_inst > 0))
+        return 0;
+    for (int c = FL_FP64; c < FL_N; c++)       /* a gated launch leaves all NA */
+        if (!isnan(r->metric[tensor_metric[c]]))
+            return 0;
+    return 1;
+}
+
 void gp_row_derive(gp_row *r)
 {
     const double *m = r->metric;
     double f[FL_N];
     int counted[FL_N];
     class_flops(m, f, counted);
-    r->flop_count = finite_or_na(flop_count(f, counted));
-    if (!r->precision[0])
+    int missing = gp_row_tensor_missing(r);
+    r->flop_count = missing ? NAN : finite_or_na(flop_count(f, counted));
+    if (!r->precision[0] && !missing)
         snprintf(r->precision, sizeof r->precision, "%s", dominant_class(f));
     r->flop_2mnk = (r->m > 0 && r->n > 0 && r->k > 0)
                        ? 2.0 * r->m * r->n * r->k : NAN;

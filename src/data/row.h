@@ -132,6 +132,13 @@ typedef struct {
     long graph_id, graph_node_id;
     long profiled;
     char time_source[24];
+    /* gemmprof trace --tensor-counters auto, appended: the tensor-core
+     * math instructions (HMMA, HGMMA, QGMMA, DMMA) of a launch profiled
+     * without the tensor-path counters (cupti/profiler.h, tensor_gate.c).
+     * 0: those counters are 0.  Above 0 with them NA: they were not taken
+     * (the configuration was not launched again), and flop_count is NA.
+     * NA where the launch took every counter. */
+    double tensor_math_inst;
 } gp_row;
 
 /* A row with every number NA and strings empty. */
@@ -140,9 +147,13 @@ void gp_row_init(gp_row *r);
  * kernel needs (status "skipped: ..."): every measurement NA, not a
  * failure, and not comparable with anything. */
 int gp_row_skipped(const gp_row *r);
+/* 1 if the row's tensor cores did math that no tensor-path counter of it
+ * counts (tensor_math_inst > 0, every one NA: a gated launch's). */
+int gp_row_tensor_missing(const gp_row *r);
 /* Fill flop_count, flop_2mnk, ai_dram, ai_l2, gflops_counted and
  * bank_conflict_ratio from the counters (NA where an input is NA or a
- * denominator is zero).  flop_count counts SIMT and tensor-path FLOPs.
+ * denominator is zero).  flop_count counts SIMT and tensor-path FLOPs
+ * (NA, and no precision set, where gp_row_tensor_missing).
  * A roofline point's two coordinates use the same FLOPs: 2mnk where the
  * row has a GEMM shape (gflops, set by the runner, is 2mnk/time), counted
  * FLOPs where it has none (trace rows: gflops is then set here, from

@@ -3,7 +3,8 @@
  * --filter-mode per-launch-config: only launches whose kernel matches are
  * counted; --sample per-config:N (the default, N = 1) profiles launches
  * skip .. skip+N-1 of each launch configuration, --sample all launches
- * skip .. skip+count-1 of all.  Every matching launch is timed. */
+ * skip .. skip+count-1 of all; and the launch after a gated one that ran
+ * tensor-core math.  Every matching launch is timed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,10 +141,29 @@ void gp_trace_filter_pick(gp_trace_filter *f, const char *name, const gp_trace_c
     p->first_corr = s ? s->first_corr : corr;
     long n = f->per_config ? j : i, window = f->per_config ? f->per_config : f->count;
     int in_window = n >= f->skip && (window < 0 || n - f->skip < window);
-    if (in_window && (f->count < 0 || f->profiled < f->count)) {
+    int full = s && s->want_full;
+    if ((in_window || full) && (f->count < 0 || f->profiled < f->count)) {
         p->profiled = 1;
+        p->full = full;
+        if (full)
+            s->want_full = 0;
         f->profiled++;
     }
+}
+
+void gp_trace_filter_want_full(gp_trace_filter *f, const gp_trace_config_key *k)
+{
+    gp_trace_config_slot *s = f->cap ? find(f->slots, f->cap, k) : NULL;
+    if (s && s->used)
+        s->want_full = 1;
+}
+
+long gp_trace_filter_wanting(const gp_trace_filter *f)
+{
+    long n = 0;
+    for (size_t i = 0; i < f->cap; i++)
+        n += f->slots[i].used && f->slots[i].want_full;
+    return n;
 }
 
 void gp_trace_filter_free(gp_trace_filter *f)

@@ -62,6 +62,7 @@ typedef struct {
     double t_enter, t_launch;           /* profiled: entry, end of entry  */
     CUfunction f;
     gp_trace_launch l;
+    gp_trace_config_key key;            /* profiled: its configuration    */
     char *name;
     gp_replay *rp;                      /* started for this launch, or NULL */
 } inflight;
@@ -94,6 +95,26 @@ static void note_once(int *done, const char *key, const char *prefix, const char
 
 static void end_sessions_at_exit(void);
 
+/* How the tensor-path counters were taken, for the part file. */
+static void note_tensor_counters(const gp_replay *rp)
+{
+    char v[700];
+    int full = gp_replay_passes(rp, 1), gated = gp_replay_passes(rp, 0);
+    if (gated > 0)
+        snprintf(v, sizeof v, "auto: a configuration's first profiled launch takes %d "
+                 "passes, without the tensor-path counters, which are 0 where it ran no "
+                 "tensor-core math instruction (tensor_math_inst 0), else come from the "
+                 "configuration's next launch, profiled for every counter (%d passes, as "
+                 "is every profiled launch after it)", gated, full);
+    else if (gp_inj.tensor_gate)
+        snprintf(v, sizeof v, "auto, not gated here (%s): every profiled launch takes "
+                 "every counter (%d passes)", gp_replay_gate_off(rp), full);
+    else
+        snprintf(v, sizeof v, "always: every profiled launch takes every counter "
+                 "(%d passes)", full);
+    gp_inject_part_note("tensor_counters", v);
+}
+
 /* The context's range profiler, enabled at its first profiled launch
  * (lock held).  NULL when counters are refused there. */
 static gp_replay *session_for(CUcontext ctx)
@@ -105,7 +126,8 @@ static gp_replay *session_for(CUcontext ctx)
     if (nsessions == (int)(sizeof sessions / sizeof sessions[0]))
         return NULL;
     char why[512];
-    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, why, sizeof why);
+    gp_replay *rp = gp_replay_begin(ctx, &gp_inj.metrics, gp_inj.tensor_gate, why,
+                                    sizeof why);
     sessions[nsessions++] = (ctx_session){ ctx, rp };
     if (rp && !exit_hook++)             /* after libnvperf_host is loaded */
         atexit(end_sessions_at_exit);
@@ -114,8 +136,9 @@ static gp_replay *session_for(CUcontext ctx)
     } else if (!gp_inj.noted_chip) {
         char v[64];
         gp_inject_part_note("chip", gp_replay_chip(rp));
-        snprintf(v, sizeof v, "%d", gp_replay_passes(rp));
+        snprintf(v, sizeof v, "%d", gp_replay_passes(rp, 1));
         gp_inject_part_note("passes", v);
+        note_tensor_counters(rp);
         gp_inj.noted_chip = 1;
     }
     return rp;
@@ -132,6 +155,8 @@ static void add_replay_cost(gp_replay_cost *sum, const gp_replay *rp)
     sum->start_ms += c.start_ms;
     sum->stop_ms += c.stop_ms;
     sum->evaluate_ms += c.evaluate_ms;
+    sum->gated += c.gated;
+    sum->switch_ms += c.switch_ms;
 }
 
 /* drained: no launch is inside a profiled range, so the session can go;
@@ -301,11 +326,11 @@ static void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         return;
     }
     tl = (inflight){ .state = PROFILED, .locked = 1, .corr = cb->correlationId, .t_enter = t0,
-                     .f = f, .l = l, .name = copy };
+                     .f = f, .l = l, .key = key, .name = copy };
     pthread_mutex_lock(&gp_inj.lock);
     gp_replay *rp = session_for(cb->context);
     char err[512];
-    if (rp && gp_replay_start(rp, err, sizeof err) == 0)
+    if (rp && gp_replay_start(rp, pick.full, err, sizeof err) == 0)
         tl.rp = rp;
     else if (rp)
         note_once(&gp_inj.noted_counters, "counters", "refused: ", err);
@@ -369,12 +394,15 @@ static void launch_exit(const CUpti_CallbackData *cb)
     gp_row r;
     launch_row(cb, &r);
     char err[512] = "";
-    int counted = !tl.rp || gp_replay_stop(tl.rp, tl.name, r.metric, err, sizeof err) == 0;
+    int got = tl.rp ? gp_replay_stop(tl.rp, tl.name, r.metric, &r.tensor_math_inst, err,
+                                     sizeof err) : 0;
     double t_row = now_ms();
     gp_row_derive(&r);
     pthread_mutex_lock(&gp_inj.lock);
-    if (!counted)
+    if (got < 0)
         note_once(&gp_inj.noted_error, "counter_error", "", err);
+    if (got == 1)                       /* tensor-core math: the next launch */
+        gp_trace_filter_want_full(&gp_inj.filter, &tl.key);
     gp_inject_part_row(&r);
     double t_flush = now_ms();
     cost.launches++;
@@ -459,12 +487,13 @@ static void note_cost(void)
     double n = (double)cost.launches, total = cost.enter_ms + cost.launch_ms +
                                               cost.exit_ms + cost.row_ms + cost.flush_ms;
     char v[600];
-    snprintf(v, sizeof v, "%ld profiled launches, %.1f ms in them; a launch: %.2f ms = "
-             "entry %.2f (counter image reset %.2f; Start %.2f), launch with "
-             "its replay %.2f, exit %.2f (Stop %.2f, evaluate %.2f), row %.2f, activity "
-             "flush %.2f", cost.launches, total, total / n, cost.enter_ms / n,
-             c->arm_ms / n, c->start_ms / n, cost.launch_ms / n, cost.exit_ms / n,
-             c->stop_ms / n, c->evaluate_ms / n, cost.row_ms / n, cost.flush_ms / n);
+    snprintf(v, sizeof v, "%ld profiled launches (%ld gated), %.1f ms in them; a launch: "
+             "%.2f ms = entry %.2f (counter image reset %.2f; Start %.2f; switch to every "
+             "counter %.2f), launch with its replay %.2f, exit %.2f (Stop %.2f, evaluate "
+             "%.2f), row %.2f, activity flush %.2f", cost.launches, c->gated, total,
+             total / n, cost.enter_ms / n, c->arm_ms / n, c->start_ms / n,
+             c->switch_ms / n, cost.launch_ms / n, cost.exit_ms / n, c->stop_ms / n,
+             c->evaluate_ms / n, cost.row_ms / n, cost.flush_ms / n);
     gp_inject_part_note("profiling_cost", v);
 }
 
@@ -509,6 +538,8 @@ static int read_settings(char *err, size_t errlen)
     const char *metrics = getenv(GP_TRACE_ENV_METRICS);
     if (gp_metric_list_parse(metrics ? metrics : "default", &gp_inj.metrics, err, errlen) != 0)
         return -1;
+    const char *tensor = getenv(GP_TRACE_ENV_TENSOR);
+    gp_inj.tensor_gate = !tensor || strcmp(tensor, "always") != 0;
     const char *nvtx = getenv(GP_TRACE_ENV_NVTX);
     gp_inj.nvtx_include = nvtx && *nvtx ? nvtx : NULL;
     return gp_trace_filter_init(&gp_inj.filter, getenv(GP_TRACE_ENV_REGEX),

@@ -39,6 +39,7 @@ int InitializeInjectionNvtx2(void *getExportTable);
 #define GP_TRACE_ENV_COUNT  "GEMMPROF_TRACE_LAUNCH_COUNT"
 #define GP_TRACE_ENV_SAMPLE "GEMMPROF_TRACE_SAMPLE"   /* --sample, as given   */
 #define GP_TRACE_ENV_NVTX   "GEMMPROF_TRACE_NVTX_INCLUDE"
+#define GP_TRACE_ENV_TENSOR "GEMMPROF_TRACE_TENSOR_COUNTERS"  /* auto|always */
 /* The injected library: this file if set, else next to the binary. */
 #define GP_TRACE_ENV_LIB    "GEMMPROF_INJECT_LIB"
 #define GP_TRACE_LIB_NAME   "libgemmprof-inject.so"
@@ -86,6 +87,7 @@ typedef struct {
     int used;
     long seen;                  /* matching launches of it so far          */
     uint32_t first_corr;        /* its first launch: the row that names it */
+    int want_full;              /* its next launch takes every counter     */
 } gp_trace_config_slot;
 
 typedef struct {
@@ -107,6 +109,9 @@ typedef struct {
     int first;                  /* its configuration's first launch: it
                                    writes the row the others refer to     */
     uint32_t first_corr;        /* correlation id of that first launch    */
+    int full;                   /* profiled for every counter: its
+                                   configuration's gated launch ran
+                                   tensor-core math                       */
 } gp_trace_pick;
 
 /* --sample SPEC: "all" (0) or "per-config[:N]" (N >= 1, default 1).
@@ -120,6 +125,13 @@ int gp_trace_filter_init(gp_trace_filter *f, const char *regex, const char *skip
  * configuration k and correlation id corr. */
 void gp_trace_filter_pick(gp_trace_filter *f, const char *name, const gp_trace_config_key *k,
                           uint32_t corr, gp_trace_pick *p);
+/* --tensor-counters auto: a gated launch of configuration k ran
+ * tensor-core math, so its next matching launch is profiled for every
+ * counter (pick.full), inside the sample window or not, unless
+ * --launch-count is used up.  gp_trace_filter_wanting: how many
+ * configurations still wait for that launch. */
+void gp_trace_filter_want_full(gp_trace_filter *f, const gp_trace_config_key *k);
+long gp_trace_filter_wanting(const gp_trace_filter *f);
 /* Does `name` match the kernel regex (always, without one)? */
 int gp_trace_filter_matches(const gp_trace_filter *f, const char *name);
 void gp_trace_filter_free(gp_trace_filter *f);

@@ -24,6 +24,7 @@ typedef struct {
     char rank[8];
     long ranks;
     gp_metric_list metrics;     /* empty: --metrics none                  */
+    int tensor_gate;            /* --tensor-counters auto                 */
     gp_trace_filter filter;
     const char *nvtx_include;   /* --nvtx-include RANGE, or NULL          */
     pthread_mutex_t lock;       /* filter, names, sessions, part file;

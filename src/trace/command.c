@@ -128,6 +128,11 @@ static void report(const gp_trace_opts *o, const char *out,
     else if (res->rows > res->timed)
         gp_warn("%d of %d rows have no Activity API duration (time_ms NA)",
                 res->rows - res->timed, res->rows);
+    if (res->tensor_missing > 0)
+        gp_warn("%d of %d rows ran tensor-core math in their one profiled launch and were "
+                "not launched again: their tensor-path counters and flop_count are NA "
+                "(--tensor-counters always takes them on the first launch)",
+                res->tensor_missing, res->rows);
     if (res->counter_timed > 0)
         gp_warn("%d of %d rows: CUPTI gave their profiled launches no Activity "
                 "duration; time_ms is the profiler's gpu__time_duration.sum",

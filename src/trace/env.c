@@ -55,6 +55,7 @@ int gp_trace_env(const gp_trace_opts *o, char *const env[], const char *lib,
     add_var(out, GP_TRACE_ENV_DIR, dir);
     add_var(out, GP_TRACE_ENV_METRICS, o->metrics ? o->metrics : "default");
     add_var(out, GP_TRACE_ENV_SAMPLE, o->sample ? o->sample : "per-config");
+    add_var(out, GP_TRACE_ENV_TENSOR, o->tensor_counters ? o->tensor_counters : "auto");
     if (o->nvtx_include) {
         add_var(out, NVTX_VAR, lib);
         add_var(out, GP_TRACE_ENV_NVTX, o->nvtx_include);

@@ -43,6 +43,7 @@ void gp_trace_launch_of(const gp_row *rows, const gp_trace_launch_time *t, gp_ro
     if (!own || !t->profiled) {
         for (int m = 0; m < GP_NMETRICS; m++)
             out->metric[m] = NAN;
+        out->tensor_math_inst = NAN;
         if (strncmp(out->status, "error: launch failed", 20) == 0 && !own)
             snprintf(out->status, sizeof out->status, "ok");  /* the first's, not its */
     }
@@ -136,9 +137,13 @@ static void fold_group(const gp_row *rows, int n, const int *group, int g,
         if (group[i] == g && strcmp(rows[i].status, "ok") != 0 &&
             strcmp(out->status, "ok") == 0)
             memcpy(out->status, rows[i].status, sizeof out->status);
+    /* a gated launch's counters with the full launch after it: the
+     * tensor-path ones are the full launch's alone */
     for (int m = 0; m < GP_NMETRICS; m++)
         out->metric[m] = median_of(rows, n, group, g,
                                    offsetof(gp_row, metric) + (size_t)m * sizeof(double), s->v);
+    out->tensor_math_inst = median_of(rows, n, group, g, offsetof(gp_row, tensor_math_inst),
+                                      s->v);
     size_t k = durations(t, nt, group, g, 0, s);
     const char *source = "activity";
     if (k == 0) {

@@ -346,7 +346,7 @@ static void merged_meta(const merged *m, const gp_trace_merge_opts *o,
     static const char *const keep[] = {
         "gpu_name", "compute_capability", "sm_count", "sm_clock_max_mhz",
         "mem_clock_max_mhz", "mem_bus_width_bits", "l2_bytes", "gpu_memory_bytes",
-        "cuda_driver_api", "chip", "metrics", "passes", "replay",
+        "cuda_driver_api", "chip", "metrics", "passes", "tensor_counters", "replay",
     };
     gp_meta_init(meta);
     gp_meta_host(meta, GP_RUN_SCHEMA, o->argc, o->argv);
@@ -462,6 +462,7 @@ int gp_trace_merge(const char *dir, const gp_trace_merge_opts *o, const char *ou
         } else {
             m.n = gp_trace_fold(m.rows, m.n, m.t, m.nt);
             for (int i = 0; i < m.n; i++) {
+                res->tensor_missing += gp_row_tensor_missing(&m.rows[i]);
                 res->timed += !isnan(m.rows[i].time_ms);
                 res->counter_timed += strcmp(m.rows[i].time_source, "gpu__time_duration") == 0;
             }

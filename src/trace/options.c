@@ -46,6 +46,13 @@ void gp_trace_usage(FILE *f)
 "                          names them), none (durations and launch facts only,\n"
 "                          no replay), or NAME[,NAME...] of the default ones\n"
 "                          as ncu spells them (the run file's columns)\n"
+"      --tensor-counters WHEN  the tensor-path counters (sm__ops_path_tensor_*):\n"
+"                          auto (default): a configuration's first profiled\n"
+"                          launch counts tensor-core math instructions\n"
+"                          instead (column tensor_math_inst; 2 passes fewer\n"
+"                          on GH100): none, and they are 0; some, and its\n"
+"                          next launch takes every counter (NA if there is\n"
+"                          none); always: every profiled launch, as ncu\n"
 "      --per-launch        one row per launch instead of per configuration\n"
 "                          (counters NA on the launches not profiled)\n"
 "      --summary           one row per configuration (the default; kept for\n"
@@ -122,6 +129,16 @@ static int set_sample(void *p, const char *arg, char *err, size_t errlen)
     return gp_trace_sample_parse(arg, &o->per_config, err, errlen);
 }
 
+static int set_tensor_counters(void *p, const char *arg, char *err, size_t errlen)
+{
+    if (strcmp(arg, "auto") != 0 && strcmp(arg, "always") != 0) {
+        snprintf(err, errlen, "--tensor-counters: '%s' is not auto or always", arg);
+        return -1;
+    }
+    ((gp_trace_opts *)p)->tensor_counters = arg;
+    return 0;
+}
+
 static int set_summary(void *p, const char *arg, char *err, size_t errlen)
 {
     (void)arg, (void)err, (void)errlen;
@@ -141,6 +158,7 @@ static const gp_opt table[] = {
     { "nvtx-include", 0, GP_OPT_TEXT, GP_OPT_FIELD(T, nvtx_include, const char *), 0, 0, 0, 0,
       not_empty, 0 },
     { "metrics", 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, set_metrics },
+    { "tensor-counters", 0, GP_OPT_CALL, 0, 0, 0, 0, 0, 0, set_tensor_counters },
     { "per-launch", 0, GP_OPT_FLAG, GP_OPT_FIELD(T, per_launch, int), 0, 0, 0, 0, 0, 0 },
     { "summary", 0, GP_OPT_ACTION, 0, 0, 0, 0, 0, 0, set_summary },
     GP_OPTS_OUT(T, out),
@@ -156,6 +174,7 @@ int gp_trace_parse(int argc, char **argv, gp_trace_opts *o, char *err, size_t er
     memset(o, 0, sizeof *o);
     o->launch_count = -1;
     o->metrics = "default";
+    o->tensor_counters = "auto";
     o->sample = "per-config";
     o->per_config = 1;
     if (gp_metric_list_parse(o->metrics, &o->metric_list, err, errlen) < 0)

@@ -36,6 +36,7 @@ typedef struct {
     long per_config;            /* its N; 0: --sample all                */
     const char *nvtx_include;   /* --nvtx-include RANGE, or NULL         */
     const char *metrics;        /* "default", "none" or a LIST           */
+    const char *tensor_counters;  /* --tensor-counters: "auto", "always" */
     gp_metric_list metric_list; /* it, parsed once                       */
     const char *out;            /* FILE.csv or DIR; NULL: results/       */
     const char *merge_dir;      /* --merge DIR: only merge (recovery)    */
@@ -85,6 +86,8 @@ typedef struct {
     int counter_timed;          /* rows timed by gpu__time_duration.sum:
                                    their only launches were profiled and
                                    their Activity records had zero length */
+    int tensor_missing;         /* rows whose tensor-core math no counter
+                                   counts (gp_row_tensor_missing)         */
     char refused[512];          /* why counters were refused, or ""       */
     char warning[512];          /* other trouble worth one line, or ""    */
 } gp_trace_merge_result;

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include "gpu/gpu.h"
 #include "cupti/profiler.h"
@@ -272,6 +273,76 @@ static void count_passes_grows_with_the_list(void **state)
     assert_non_null(strstr(err, "no_such_metric.sum"));
 }
 
+static int in_list(const gp_metric_list *l, const char *name)
+{
+    int n = 0;
+    for (int i = 0; i < l->count; i++)
+        n += strcmp(l->names[i], name) == 0;
+    return n;
+}
+
+/* --tensor-counters auto: the gated list is the default less its five
+ * tensor-path counters plus the three counts, once each, and on GH100 it
+ * takes 3 passes where the default takes 5 (CUPTI 13.0's host API). */
+static void tensor_gate_list_drops_the_tensor_path(void **state)
+{
+    (void)state;
+    gp_metric_list gated;
+    parse_ok("default");
+    assert_int_equal(gp_tensor_gate_list(&list, &gated), 0);
+    assert_int_equal(gated.count, list.count - 5 + 3);
+    for (int i = 0; i < gated.count; i++)
+        assert_false(gp_metric_is_tensor_path(gated.names[i]));
+    assert_int_equal(in_list(&gated, GP_GATE_PIPE_TENSOR), 1);
+    assert_int_equal(in_list(&gated, GP_GATE_HFMA2_MMA), 1);
+    assert_int_equal(in_list(&gated, GP_GATE_INT_MMA), 1);
+    assert_int_equal(in_list(&gated, "dram__bytes_read.sum"), 1);
+    assert_true(gp_metric_is_tensor_path("sm__ops_path_tensor_src_fp16.sum"));
+    assert_false(gp_metric_is_tensor_path("sm__inst_executed_pipe_tensor.sum"));
+
+    /* nothing to gate without a tensor-path counter */
+    parse_ok("dram__bytes_read.sum,gpu__time_duration.sum");
+    assert_int_equal(gp_tensor_gate_list(&list, &gated), -1);
+    /* a count already asked for is not added twice */
+    parse_ok("sm__inst_executed_pipe_tensor.sum,sm__ops_path_tensor_src_fp64.sum");
+    assert_int_equal(gp_tensor_gate_list(&list, &gated), 0);
+    assert_int_equal(gated.count, 3);
+    assert_int_equal(in_list(&gated, GP_GATE_PIPE_TENSOR), 1);
+
+    parse_ok("default");
+    validate_or_skip("GH100");
+    assert_int_equal(gp_tensor_gate_list(&list, &gated), 0);
+    int full = gp_profiler_count_passes(&list, "GH100", err, sizeof err);
+    int less = gp_profiler_count_passes(&gated, "GH100", err, sizeof err);
+    print_message("passes on GH100: default %d, gated %d\n", full, less);
+    assert_int_equal(full, 5);
+    assert_int_equal(less, 3);
+}
+
+/* The math instructions: pipe less HFMA2.MMA less integer MMA, in any
+ * order of the list; unknown (NAN) when a count is missing or the
+ * difference is negative, never 0 (0 sets the tensor-path counters). */
+static void tensor_gate_count_subtracts_the_non_math(void **state)
+{
+    (void)state;
+    gp_metric_list l;
+    parse_ok(GP_GATE_INT_MMA "," GP_GATE_PIPE_TENSOR ",dram__bytes_read.sum,"
+             GP_GATE_HFMA2_MMA);
+    l = list;
+    double v[4] = { 10, 4234, 1e6, 4224 };        /* imma, pipe, bytes, hfma2 */
+    assert_true(gp_tensor_gate_count(&l, v) == 0);
+    v[1] = 4235;
+    assert_true(gp_tensor_gate_count(&l, v) == 1);
+    v[1] = 4000;                                  /* below the parts: unknown */
+    assert_true(isnan(gp_tensor_gate_count(&l, v)));
+    v[1] = NAN;
+    assert_true(isnan(gp_tensor_gate_count(&l, v)));
+    parse_ok(GP_GATE_PIPE_TENSOR "," GP_GATE_HFMA2_MMA);  /* imma not measured */
+    l = list;
+    double w[2] = { 5, 5 };
+    assert_true(isnan(gp_tensor_gate_count(&l, w)));
+}
+
 static void list_metrics_prints_the_catalogue(void **state)
 {
     (void)state;
@@ -390,6 +461,8 @@ int main(void)
         cmocka_unit_test(validate_rejects_unknown_chip),
         cmocka_unit_test(validate_empty_list_needs_no_cupti),
         cmocka_unit_test(count_passes_grows_with_the_list),
+        cmocka_unit_test(tensor_gate_list_drops_the_tensor_path),
+        cmocka_unit_test(tensor_gate_count_subtracts_the_non_math),
         cmocka_unit_test(list_metrics_prints_the_catalogue),
         cmocka_unit_test(explain_names_the_fix_for_each_refusal),
         cmocka_unit_test(explain_truncates_to_the_buffer),

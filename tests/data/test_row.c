@@ -196,6 +196,52 @@ static void derive_trace_row_uses_counted_flops(void **state)
     assert_string_equal(r.precision, "bf16");
 }
 
+/* --tensor-counters auto.  A gated launch with no tensor-core math has
+ * its tensor-path counters 0 (set by the library) and counts as any row;
+ * one with some has them all NA: its FLOPs are unknown, not its SIMT
+ * ones, and it names no precision.  A folded row with the full launch's
+ * counters beside the gated one's count is whole again. */
+static void derive_tensor_math_without_counters_is_na(void **state)
+{
+    (void)state;
+    gp_row r;
+    fp32_row(&r);
+    r.m = r.n = r.k = -1;
+    r.time_ms = 0.002;
+    r.tensor_math_inst = 0;
+    gp_row_derive(&r);
+    assert_false(gp_row_tensor_missing(&r));
+    assert_near(r.flop_count, 2030, 0);
+    assert_string_equal(r.precision, "fp32");
+
+    fp32_row(&r);
+    r.m = r.n = r.k = -1;
+    r.time_ms = 0.002;
+    r.tensor_math_inst = 4325376;
+    for (int m = GP_M_TENSOR_FP64; m <= GP_M_TENSOR_FP8; m++)
+        r.metric[m] = NAN;
+    gp_row_derive(&r);
+    assert_true(gp_row_tensor_missing(&r));
+    assert_true(isnan(r.flop_count));
+    assert_true(isnan(r.gflops));
+    assert_true(isnan(r.ai_dram));
+    assert_string_equal(r.precision, "");
+
+    r.metric[GP_M_TENSOR_BF16] = 1.77167e10;        /* the next launch's */
+    r.metric[GP_M_TENSOR_FP64] = r.metric[GP_M_TENSOR_TF32] = r.metric[GP_M_TENSOR_FP16] = 0;
+    gp_row_derive(&r);                              /* fp8 not in the list: fine */
+    assert_false(gp_row_tensor_missing(&r));
+    assert_near(r.flop_count, 2030 + 1.77167e10, 0);
+    assert_string_equal(r.precision, "bf16");
+
+    fp32_row(&r);                                   /* a launch that took every counter */
+    for (int m = GP_M_TENSOR_FP64; m <= GP_M_TENSOR_FP8; m++)
+        r.metric[m] = NAN;
+    gp_row_derive(&r);                              /* a list without them: SIMT only */
+    assert_false(gp_row_tensor_missing(&r));
+    assert_near(r.flop_count, 2030, 0);
+}
+
 static void derive_keeps_runner_gflops_and_precision(void **state)
 {
     (void)state;
@@ -384,7 +430,7 @@ static void columns_in_documented_order(void **state)
         "comm_ms", "transfer_ms", "gflops_with_transfers", "efficiency",
         "verify_scope", "pid", "correlation_id", "launches", "time_total_ms",
         "sustained_ms", "power_w", "energy_j", "ref_time_ms", "comm_total_ms",
-        "graph_id", "graph_node_id", "profiled", "time_source",
+        "graph_id", "graph_node_id", "profiled", "time_source", "tensor_math_inst",
     };
     int nh = (int)(sizeof head / sizeof head[0]);
     int nt = (int)(sizeof tail / sizeof tail[0]);
@@ -447,6 +493,7 @@ int main(void)
         cmocka_unit_test(derive_counts_tensor_flops),
         cmocka_unit_test(derive_fp64_tensor_adds_to_simt),
         cmocka_unit_test(derive_trace_row_uses_counted_flops),
+        cmocka_unit_test(derive_tensor_math_without_counters_is_na),
         cmocka_unit_test(derive_keeps_runner_gflops_and_precision),
         cmocka_unit_test(long_kernel_names_keep_identity),
         cmocka_unit_test(labels_are_short_and_telling),

@@ -350,6 +350,49 @@ static void fold_groups_and_medians(void **state)
     assert_int_equal(gp_trace_fold(rows, 0, t, 0), 0);
 }
 
+/* --tensor-counters auto: a configuration's gated launch (tensor-path
+ * counters NA, its tensor-core math counted) and the next launch, in
+ * full: the row's tensor-path counters are the full launch's, the rest
+ * the median of both.  A configuration with only its gated launch keeps
+ * them NA, and its FLOPs too; merging counts such rows. */
+static void fold_takes_tensor_counters_from_the_full_launch(void **state)
+{
+    (void)state;
+    gp_row rows[3];
+    gp_trace_launch_time t[4];
+    counted_row(&rows[0], "hmma", 1, 1, 10);
+    counted_row(&rows[1], "hmma", 1, 2, 30);
+    counted_row(&rows[2], "hmma_once", 1, 3, 10);
+    for (int i = 0; i < 3; i += 2) {
+        for (int m = GP_M_TENSOR_FP64; m <= GP_M_TENSOR_FP8; m++)
+            rows[i].metric[m] = NAN;
+        rows[i].tensor_math_inst = 4096;
+        gp_row_derive(&rows[i]);
+    }
+    rows[1].metric[GP_M_TENSOR_BF16] = 1e9;
+    gp_row_derive(&rows[1]);
+    for (int i = 0; i < 3; i++) {
+        rows[i].profiled = 1;
+        t[i] = (gp_trace_launch_time){ .row = i, .corr = i + 1, .ms = NAN, .min_ms = NAN,
+                                       .max_ms = NAN, .reps = 0, .profiled = 1 };
+    }
+    t[3] = (gp_trace_launch_time){ .row = 0, .corr = 4, .ms = 0.5, .min_ms = 0.5,
+                                   .max_ms = 0.5, .reps = 1, .profiled = 0 };
+    assert_int_equal(gp_trace_fold(rows, 3, t, 4), 2);
+    assert_int_equal(rows[0].launches, 3);
+    assert_int_equal(rows[0].profiled, 2);
+    assert_near(rows[0].metric[GP_M_TENSOR_BF16], 1e9, 0);
+    assert_near(rows[0].metric[GP_M_FFMA], 20, 0);             /* median of 10, 30 */
+    assert_near(rows[0].tensor_math_inst, 4096, 0);
+    assert_false(gp_row_tensor_missing(&rows[0]));
+    assert_near(rows[0].flop_count, 40 + 1e9, 0);
+    assert_near(rows[0].time_ms, 0.5, 0);                      /* the unprofiled one */
+    assert_true(gp_row_tensor_missing(&rows[1]));
+    assert_true(isnan(rows[1].flop_count));
+    assert_true(isnan(rows[1].metric[GP_M_TENSOR_BF16]));
+    assert_near(rows[1].metric[GP_M_FFMA], 10, 0);
+}
+
 /* A part as the library writes it under --sample per-config: rows for the
  * profiled launches and each configuration's first, a graph node's row,
  * and a record per timed launch. */
@@ -493,6 +536,7 @@ int main(void)
         cmocka_unit_test(merge_summary_folds),
         cmocka_unit_test(merge_without_parts_writes_nothing),
         cmocka_unit_test(fold_groups_and_medians),
+        cmocka_unit_test(fold_takes_tensor_counters_from_the_full_launch),
         cmocka_unit_test(merge_per_config_times_unprofiled),
         cmocka_unit_test(merge_per_launch_rows),
     };

@@ -52,6 +52,7 @@ static void defaults_and_command(void **state)
     assert_string_equal(o.sample, "per-config");
     assert_int_equal(o.per_config, 1);
     assert_null(o.nvtx_include);
+    assert_string_equal(o.tensor_counters, "auto");
     assert_int_equal(o.metric_list.count, GP_NMETRICS);   /* default, parsed once */
     assert_int_equal(o.ncmd, 3);
     assert_string_equal(o.cmd[0], "./app");
@@ -66,7 +67,8 @@ static void every_option(void **state)
                            "--launch-count", "2", "--metrics",
                            "dram__bytes_read.sum,gpu__time_duration.sum", "-o", "x.csv",
                            "--per-launch", "--sample", "per-config:3", "--nvtx-include",
-                           "train step", "-q", "python3", "train.py", "--out", "y", NULL), 0);
+                           "train step", "--tensor-counters", "always", "-q", "python3",
+                           "train.py", "--out", "y", NULL), 0);
     assert_string_equal(o.kernel_regex, "gemm|conv");
     assert_int_equal(o.launch_skip, 5);
     assert_int_equal(o.launch_count, 2);
@@ -76,6 +78,7 @@ static void every_option(void **state)
     assert_int_equal(o.per_launch, 1);
     assert_int_equal(o.per_config, 3);
     assert_string_equal(o.nvtx_include, "train step");
+    assert_string_equal(o.tensor_counters, "always");
     assert_int_equal(o.quiet, 1);
     /* options stop at the first word that is not one: CMD's --out is CMD's */
     assert_int_equal(o.ncmd, 4);
@@ -111,6 +114,8 @@ static void bad_input_is_named(void **state)
     expect_error("--kernel-regex: '([': ", "--kernel-regex", "([", "./a");
     expect_error("--metrics: bad character ';'", "--metrics", "a;b", "./a");
     expect_error("--metrics: \"none\" cannot be combined", "--metrics", "none,x.sum", "./a");
+    expect_error("--tensor-counters: 'never' is not auto or always", "--tensor-counters",
+                 "never", "./a");
     expect_error("option '--launch-count' needs an argument", "--launch-count");
     expect_error("unknown option '--size'", "--size", "4096", "./a");
     expect_error("option '--launch' is ambiguous (--launch-skip, --launch-count)",
@@ -164,11 +169,12 @@ static void environment_for_cmd(void **state)
     assert_true(has(&out, "GEMMPROF_TRACE_KERNEL_REGEX=sgemm"));
     assert_true(has(&out, "GEMMPROF_TRACE_LAUNCH_COUNT=4"));
     assert_true(has(&out, "GEMMPROF_TRACE_SAMPLE=per-config"));
+    assert_true(has(&out, "GEMMPROF_TRACE_TENSOR_COUNTERS=auto"));
     /* a stale setting of an outer trace does not leak in */
     assert_false(has_prefix(&out, "GEMMPROF_TRACE_LAUNCH_SKIP="));
     assert_false(has(&out, "GEMMPROF_TRACE_KERNEL_REGEX=old"));
     assert_false(has_prefix(&out, "NVTX_INJECTION64_PATH="));
-    assert_int_equal(out.n, 3 + 6);
+    assert_int_equal(out.n, 3 + 7);
     gp_strlist_free(&out);
 
     /* defaults: no filter variables at all */
@@ -393,6 +399,50 @@ static void filter_samples_per_configuration(void **state)
     gp_trace_filter_free(&f);
 }
 
+/* --tensor-counters auto: a configuration whose gated launch ran
+ * tensor-core math has its next launch profiled in full, outside the
+ * sample window too, once; --launch-count still caps it. */
+static void filter_profiles_the_launch_after_tensor_math(void **state)
+{
+    (void)state;
+    gp_trace_filter f;
+    assert_int_equal(gp_trace_filter_init(&f, NULL, NULL, NULL, NULL, err, sizeof err), 0);
+    gp_trace_pick p = pick(&f, "hmma", 8, 1);
+    assert_int_equal(p.profiled, 1);
+    assert_int_equal(p.full, 0);
+    assert_int_equal(pick(&f, "ffma", 8, 2).profiled, 1);
+    gp_trace_config_key k;
+    memset(&k, 0, sizeof k);
+    k.func = "hmma";
+    k.grid[0] = 8, k.grid[1] = k.grid[2] = 1;
+    k.block[0] = 256, k.block[1] = k.block[2] = 1;
+    gp_trace_filter_want_full(&f, &k);
+    assert_int_equal(gp_trace_filter_wanting(&f), 1);
+    p = pick(&f, "ffma", 8, 3);                 /* another configuration: no */
+    assert_int_equal(p.profiled, 0);
+    p = pick(&f, "hmma", 8, 4);
+    assert_int_equal(p.profiled, 1);
+    assert_int_equal(p.full, 1);
+    assert_int_equal(p.first_corr, 1);
+    assert_int_equal(gp_trace_filter_wanting(&f), 0);
+    p = pick(&f, "hmma", 8, 5);                 /* once */
+    assert_int_equal(p.profiled, 0);
+    assert_int_equal(p.full, 0);
+    k.grid[0] = 99;                             /* never seen: nothing to want */
+    gp_trace_filter_want_full(&f, &k);
+    assert_int_equal(gp_trace_filter_wanting(&f), 0);
+    gp_trace_filter_free(&f);
+
+    assert_int_equal(gp_trace_filter_init(&f, NULL, NULL, "1", NULL, err, sizeof err), 0);
+    assert_int_equal(pick(&f, "hmma", 8, 1).profiled, 1);
+    k.grid[0] = 8;
+    gp_trace_filter_want_full(&f, &k);
+    assert_int_equal(pick(&f, "hmma", 8, 2).profiled, 0);   /* --launch-count 1 */
+    assert_int_equal(gp_trace_filter_wanting(&f), 1);
+    gp_trace_filter_free(&f);
+    gp_trace_filter_want_full(&f, &k);          /* freed: no slots, no crash */
+}
+
 /* A regex matches anywhere in the demangled name, templates included. */
 static void filter_sees_the_demangled_name(void **state)
 {
@@ -460,6 +510,7 @@ int main(void)
         cmocka_unit_test(library_found_next_to_binary_or_by_env),
         cmocka_unit_test(filter_counts_matching_launches),
         cmocka_unit_test(filter_samples_per_configuration),
+        cmocka_unit_test(filter_profiles_the_launch_after_tensor_math),
         cmocka_unit_test(filter_sees_the_demangled_name),
         cmocka_unit_test(nvtx_ranges_nest),
     };
