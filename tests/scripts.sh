@@ -9,6 +9,7 @@ if ! command -v python3 >/dev/null; then
     for t in mixed_vs_best_h200_fp64 mixed_vs_best_h200_fp32 mixed_vs_best_slow_mixed_fails \
              mixed_vs_best_bad_file mixed_vs_best_usage mixed_vs_best_usage_one_line rounds_summary_h200 \
              trace_scale_h100_launches trace_scale_h100_same_launches trace_scale_h100_loop_ratio \
+             trace_scale_h100_gate_loop_ratio trace_scale_h100_gate_tensor_zero \
              trace_scale_h200_needs_per_launch \
              trace_scale_same_launches_exact; do skip "scripts/$t" "no python3"; done
     exit 0
@@ -56,6 +57,22 @@ expect scripts/trace_scale_h100_same_launches 0 \
 expect scripts/trace_scale_h100_loop_ratio 0 \
     'inside the program loop .*: trace adds 2\.90 s, ncu 5\.12 s .* ratio 0\.565; round by round 0\.53, 0\.55' \
     -- $SUM "$TS/h100/work"
+# the same with --tensor-counters auto, the default since (trace-scale-gate):
+# every configuration's one profiled launch gated, 3 passes, no tensor math
+mkdir -p "$TS/gate"
+tar -xzf "$ROOT/reports/data/h100/trace-scale-gate/work.tar.gz" -C "$TS/gate"
+expect scripts/trace_scale_h100_gate_loop_ratio 0 \
+    'inside the program loop .*: trace adds 2\.39 s, ncu 5\.89 s .* ratio 0\.406; round by round 0\.39, 0\.40' \
+    -- $SUM "$TS/gate/work"
+expect scripts/trace_scale_h100_gate_tensor_zero 0 '^32 rows gated, tensor_math_inst 0, tensor-path 0$' -- \
+    python3 - "$TS/gate/work/b-1.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#')))
+ok = [r for r in rows if r['tensor_math_inst'] == '0' and r['profiled'] == '1' and
+      all(r[c] == '0' for c in r if c.startswith('sm__ops_path_tensor_'))]
+print('%d rows gated, tensor_math_inst 0, tensor-path 0' % len(ok) if len(ok) == len(rows)
+      else 'only %d of %d rows' % (len(ok), len(rows)))
+PY
 expect scripts/trace_scale_h200_needs_per_launch 0 'same-launch comparison needs --per-launch' -- \
     $SUM "$TS/h200/work"
 # A default run made of a --metrics none run's own launches, less each

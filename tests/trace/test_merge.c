@@ -354,7 +354,8 @@ static void fold_groups_and_medians(void **state)
  * counters NA, its tensor-core math counted) and the next launch, in
  * full: the row's tensor-path counters are the full launch's, the rest
  * the median of both.  A configuration with only its gated launch keeps
- * them NA, and its FLOPs too; merging counts such rows. */
+ * them NA, and its FLOPs too (the merge counts such rows for the warning:
+ * trace_gpu.sh checks it on the GPU). */
 static void fold_takes_tensor_counters_from_the_full_launch(void **state)
 {
     (void)state;
