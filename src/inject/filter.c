@@ -158,14 +158,6 @@ void gp_trace_filter_want_full(gp_trace_filter *f, const gp_trace_config_key *k)
         s->want_full = 1;
 }
 
-long gp_trace_filter_wanting(const gp_trace_filter *f)
-{
-    long n = 0;
-    for (size_t i = 0; i < f->cap; i++)
-        n += f->slots[i].used && f->slots[i].want_full;
-    return n;
-}
-
 void gp_trace_filter_free(gp_trace_filter *f)
 {
     if (f->has_re)

@@ -128,10 +128,8 @@ void gp_trace_filter_pick(gp_trace_filter *f, const char *name, const gp_trace_c
 /* --tensor-counters auto: a gated launch of configuration k ran
  * tensor-core math, so its next matching launch is profiled for every
  * counter (pick.full), inside the sample window or not, unless
- * --launch-count is used up.  gp_trace_filter_wanting: how many
- * configurations still wait for that launch. */
+ * --launch-count is used up. */
 void gp_trace_filter_want_full(gp_trace_filter *f, const gp_trace_config_key *k);
-long gp_trace_filter_wanting(const gp_trace_filter *f);
 /* Does `name` match the kernel regex (always, without one)? */
 int gp_trace_filter_matches(const gp_trace_filter *f, const char *name);
 void gp_trace_filter_free(gp_trace_filter *f);
