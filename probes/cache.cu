@@ -8,6 +8,7 @@
  * run-time step, so the compiler cannot prove the loads repeat. */
 #include <cuda_runtime.h>
 #include "probes.h"
+#include "span.cuh"
 
 __device__ __forceinline__ float4 ld_cg(const float4 *p)
 {
@@ -38,8 +39,10 @@ l2_kernel(const float4 *x, size_t nvec, int passes, float *out)
 }
 
 __global__ void __launch_bounds__(GP_PROBE_THREADS)
-smem_kernel(const float4 *src, int iters, int step, float *out)
+smem_kernel(const float4 *src, int iters, int step, float *out,
+            unsigned long long *span)
 {
+    const gp_span_mark m = gp_span_begin(span);
     __shared__ float4 s[GP_SMEM_VECS];
     for (int i = threadIdx.x; i < GP_SMEM_VECS; i += blockDim.x)
         s[i] = src[i];
@@ -57,6 +60,7 @@ smem_kernel(const float4 *src, int iters, int step, float *out)
     }
     out[blockIdx.x * (size_t)blockDim.x + threadIdx.x] =
         (acc.x + acc.y) + (acc.z + acc.w);
+    gp_span_end(span, m);
 }
 
 static int blocks_per_sm(const void *f)
@@ -95,11 +99,12 @@ extern "C" int gp_l2_launch(const void *x, size_t nvec, int passes,
 }
 
 extern "C" int gp_smem_launch(const void *src, int iters, int step,
-                              float *out, int blocks, cudaStream_t s)
+                              float *out, int blocks, unsigned long long *span,
+                              cudaStream_t s)
 {
     if (blocks < 1 || iters < 0 || step % 8 != 0)
         return (int)cudaErrorInvalidValue;
     smem_kernel<<<blocks, GP_PROBE_THREADS, 0, s>>>((const float4 *)src,
-                                                    iters, step, out);
+                                                    iters, step, out, span);
     return (int)cudaGetLastError();
 }

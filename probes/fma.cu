@@ -5,6 +5,7 @@
  * work cannot be dropped, and a wrong iteration count shows. */
 #include <cuda_runtime.h>
 #include "probes.h"
+#include "span.cuh"
 
 __device__ __forceinline__ float fma_t(float x, float a, float b)
 {
@@ -20,8 +21,9 @@ constexpr int kUnroll = GP_FMA_UNROLL;   /* #pragma does not expand macros */
 
 template <typename T>
 __global__ void __launch_bounds__(GP_PROBE_THREADS)
-fma_kernel(T *out, int iters, T a, T b)
+fma_kernel(T *out, int iters, T a, T b, unsigned long long *span)
 {
+    const gp_span_mark m = gp_span_begin(span);
     const long t = blockIdx.x * (long)blockDim.x + threadIdx.x;
     T x[GP_FMA_CHAINS];
 #pragma unroll
@@ -38,6 +40,7 @@ fma_kernel(T *out, int iters, T a, T b)
     for (int c = 0; c < GP_FMA_CHAINS; ++c)
         s += x[c];
     out[t] = s;
+    gp_span_end(span, m);
 }
 
 extern "C" int gp_fma_blocks_per_sm(int fp64)
@@ -52,15 +55,16 @@ extern "C" int gp_fma_blocks_per_sm(int fp64)
 }
 
 extern "C" int gp_fma_launch(int fp64, void *out, int iters, double a,
-                             double b, int blocks, cudaStream_t s)
+                             double b, int blocks, unsigned long long *span,
+                             cudaStream_t s)
 {
     if (blocks < 1 || iters < 0 || iters % GP_FMA_UNROLL != 0)
         return (int)cudaErrorInvalidValue;
     if (fp64)
         fma_kernel<<<blocks, GP_PROBE_THREADS, 0, s>>>((double *)out, iters,
-                                                       a, b);
+                                                       a, b, span);
     else
         fma_kernel<<<blocks, GP_PROBE_THREADS, 0, s>>>((float *)out, iters,
-                                                       (float)a, (float)b);
+                                                       (float)a, (float)b, span);
     return (int)cudaGetLastError();
 }

@@ -64,7 +64,12 @@ int gp_stream_count_ne(int fp64, const void *x, size_t n, double v,
     ((T)1 + (T)((thread) % GP_FMA_CLASSES) + (T)0.5 * (T)(chain))
 int gp_fma_blocks_per_sm(int fp64);
 int gp_fma_launch(int fp64, void *out, int iters, double a, double b,
-                  int blocks, cudaStream_t s);
+                  int blocks, unsigned long long *span, cudaStream_t s);
+
+/* The FMA and shared-memory kernels take `span`: NULL, or 2 x blocks
+ * counts that thread 0 of block b fills with its run in SM cycles
+ * (span[2b]) and in %globaltimer ns (span[2b+1]) (probes/span.cuh); the
+ * host divides them for the SM clock the kernel ran at. */
 
 /* Caches (probes/cache.cu).
  * L2: `passes` read passes over x[0..nvec) float4 with ld.global.cg (L1
@@ -78,7 +83,7 @@ int gp_l2_launch(const void *x, size_t nvec, int passes, float *out,
                  int blocks, cudaStream_t s);
 int gp_smem_blocks_per_sm(void);
 int gp_smem_launch(const void *src, int iters, int step, float *out,
-                   int blocks, cudaStream_t s);
+                   int blocks, unsigned long long *span, cudaStream_t s);
 
 #ifdef __cplusplus
 }

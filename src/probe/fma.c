@@ -38,12 +38,14 @@ double gp_fma_expected(int fp64, int cls, int iters, double a, double b)
 typedef struct {
     int fp64, iters, blocks;
     void *out;
+    gp_spans sp;
 } fma_arg;
 
 static int fma_fn(void *p, cudaStream_t s)
 {
     fma_arg *x = p;
-    return gp_fma_launch(x->fp64, x->out, x->iters, FMA_A, FMA_B, x->blocks, s);
+    return gp_fma_launch(x->fp64, x->out, x->iters, FMA_A, FMA_B, x->blocks,
+                         gp_spans_next(&x->sp), s);
 }
 
 /* Iterations for a run of about GP_PROBE_TARGET_MS. */
@@ -141,11 +143,13 @@ static int run_prec(gp_probe_ctx *x, fma_arg *fa, gp_clk *clk32)
     gp_clk clk;
     gp_clk_init(&clk);
     if (size_iters(x, fa) != 0 ||
-        gp_time_kept(x, fma_fn, fa, &st, &clk, name) != 0 || check(x, fa) != 0)
+        gp_time_kept(x, fma_fn, fa, &st, &clk, &fa->sp, name) != 0 ||
+        check(x, fa) != 0)
         return -1;
     double flops = 2.0 * GP_FMA_CHAINS * (double)fa->iters *
                    (double)fa->blocks * GP_PROBE_THREADS;
     gp_log_stats(x, name, "GFLOP/s", &st, flops);
+    gp_log_clock(x, &clk);
     add_row(x, fa, &st, &clk, flops);
     if (!fa->fp64) {   /* the clock the runner's drift warning compares */
         gp_meta *m = &x->out->meta;
@@ -171,7 +175,7 @@ int gp_probe_fma(gp_probe_ctx *x)
                 GP_FMA_CHAINS);
     for (int f = 0; f < 2 && rc == 0; ++f) {
         fma_arg fa = {.fp64 = f};
-        fa.blocks = x->g->sm_count * gp_fma_blocks_per_sm(f);
+        fa.blocks = fa.sp.blocks = x->g->sm_count * gp_fma_blocks_per_sm(f);
         cudaError_t e = fa.blocks > 0 ? cudaMalloc(&fa.out, (size_t)fa.blocks *
                                                    GP_PROBE_THREADS * 8)
                                       : cudaErrorInvalidConfiguration;

@@ -24,13 +24,14 @@ typedef struct {
     const void *src;
     int iters, blocks;
     float *out;
+    gp_spans sp;
 } smem_arg;
 
 static int smem_fn(void *p, cudaStream_t s)
 {
     smem_arg *a = p;
     return gp_smem_launch(a->src, a->iters, GP_PROBE_THREADS, a->out,
-                          a->blocks, s);
+                          a->blocks, gp_spans_next(&a->sp), s);
 }
 
 /* Scale a calibration count `c0` that took `ms` to GP_PROBE_TARGET_MS. */
@@ -89,7 +90,7 @@ static int l2_run(gp_probe_ctx *x, l2_arg *a)
     if (gp_calibrate(x, l2_fn, a, &ms, "l2_bw") != 0)
         return -1;
     a->passes = scale_count(8, ms, MAX_LANE_SUM / per_pass);
-    if (gp_time_kept(x, l2_fn, a, &st, &clk, "l2_bw") != 0 ||
+    if (gp_time_kept(x, l2_fn, a, &st, &clk, NULL, "l2_bw") != 0 ||
         check_sums(x, a->out, stride, l2_loads, a, "l2_bw") != 0)
         return -1;
     double bytes = 16.0 * (double)a->nvec * a->passes;
@@ -116,11 +117,12 @@ static int smem_run(gp_probe_ctx *x, smem_arg *a)
         return -1;
     a->iters = scale_count(1024, ms, MAX_LANE_SUM);
     size_t nt = (size_t)a->blocks * GP_PROBE_THREADS;
-    if (gp_time_kept(x, smem_fn, a, &st, &clk, "smem_bw") != 0 ||
+    if (gp_time_kept(x, smem_fn, a, &st, &clk, &a->sp, "smem_bw") != 0 ||
         check_sums(x, a->out, nt, smem_loads, a, "smem_bw") != 0)
         return -1;
     double bytes = 16.0 * (double)nt * a->iters;
     gp_log_stats(x, "smem_bw", "GB/s", &st, bytes);
+    gp_log_clock(x, &clk);
     gp_theoretical_peaks(x->g, gp_clk_for_peak(x, &clk, how, sizeof how), &p);
     gp_add_row(x->out, "smem_bw", "GB/s", gp_best_rate(&st, bytes), p.smem_gbs,
                "%d conflict-free 16 B loads x %zu threads; best of %d runs; "
@@ -142,7 +144,7 @@ int gp_probe_caches(gp_probe_ctx *x)
     smem_arg sa = {0};
     void *src = NULL;
     la.blocks = x->g->sm_count * gp_l2_blocks_per_sm();
-    sa.blocks = x->g->sm_count * gp_smem_blocks_per_sm();
+    sa.blocks = sa.sp.blocks = x->g->sm_count * gp_smem_blocks_per_sm();
     size_t nt = (size_t)(la.blocks > sa.blocks ? la.blocks : sa.blocks) *
                 GP_PROBE_THREADS;
     float *out = NULL;

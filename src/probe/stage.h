@@ -12,7 +12,12 @@
  * long per launch: far above launch overhead and event resolution. */
 #define GP_PROBE_TARGET_MS 5.0
 
-typedef struct { int sm_min, sm_max, mem_max, n; } gp_clk;  /* MHz; -1 NA */
+/* NVML's readings while the runs ran (MHz; -1 NA), and the SM clock the
+ * kernel counted itself (MHz; NAN where it does not count, see gp_spans). */
+typedef struct {
+    int sm_min, sm_max, mem_max, n;
+    double counted_mhz;
+} gp_clk;
 typedef struct { double min_ms, median_ms, max_ms; } gp_stats;
 
 typedef struct {
@@ -29,13 +34,27 @@ typedef struct {
 /* Enqueues one run of a kernel; returns a cudaError_t. */
 typedef int (*gp_probe_launch_fn)(void *arg, cudaStream_t s);
 
+/* The spans (probes/span.cuh) of a kernel that counts its own clock: one
+ * set of 2 x blocks counts per timed run.  The launch function passes
+ * gp_spans_next() to the kernel: NULL outside gp_time_kept, so
+ * calibration runs count nothing. */
+typedef struct {
+    int blocks;                 /* set by the stage */
+    unsigned long long *d;      /* device; runs x 2 x blocks */
+    int runs, next;
+} gp_spans;
+unsigned long long *gp_spans_next(gp_spans *sp);
+/* SM MHz of one run's spans: all cycles over all ns; NAN if no time. */
+double gp_span_mhz(const unsigned long long *span, int blocks);
+
 void gp_clk_init(gp_clk *c);
 /* `runs` runs back to back, ms[i] each; clocks sampled into c. */
 int gp_time_runs(gp_probe_ctx *x, gp_probe_launch_fn fn, void *arg, int runs,
                  double *ms, gp_clk *c, const char *what);
-/* One dropped run, then x->reps timed runs summarised in st. */
+/* One dropped run, then x->reps timed runs summarised in st.  With sp
+ * (else NULL), c->counted_mhz is the highest clock a timed run counted. */
 int gp_time_kept(gp_probe_ctx *x, gp_probe_launch_fn fn, void *arg, gp_stats *st,
-                 gp_clk *c, const char *what);
+                 gp_clk *c, gp_spans *sp, const char *what);
 /* Time of one warm run, to size the real ones. */
 int gp_calibrate(gp_probe_ctx *x, gp_probe_launch_fn fn, void *arg, double *ms,
                  const char *what);
@@ -43,6 +62,10 @@ void gp_stats_of(const double *ms, int n, gp_stats *st);
 double gp_best_rate(const gp_stats *st, double amount);
 void gp_log_stats(gp_probe_ctx *x, const char *name, const char *unit,
                   const gp_stats *st, double amount);
+/* The counted clock next to NVML's readings, in the log. */
+void gp_log_clock(gp_probe_ctx *x, const gp_clk *c);
+/* The clock a theoretical peak assumes: the counted one, else NVML's
+ * highest reading, else the max clock attribute; `how` says which. */
 double gp_clk_for_peak(const gp_probe_ctx *x, const gp_clk *c, char *how,
                        size_t howlen);
 void gp_add_row(gp_ceilings *c, const char *name, const char *unit,

@@ -282,7 +282,7 @@ static int run_prec(gp_probe_ctx *x, stream_arg *sa, unsigned long long *dcnt,
             snprintf(x->err, x->errlen, "probe %s: no occupancy", name);
             return -1;
         }
-        if (gp_time_kept(x, stream_fn, sa, &st, clk, name) != 0)
+        if (gp_time_kept(x, stream_fn, sa, &st, clk, NULL, name) != 0)
             return -1;
         double bytes = (double)op_arrays[op] * (double)sa->n * (double)esz;
         res[op].gbs = gp_best_rate(&st, bytes);

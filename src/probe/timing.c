@@ -17,6 +17,7 @@ void gp_clk_init(gp_clk *c)
 {
     c->sm_min = c->sm_max = c->mem_max = -1;
     c->n = 0;
+    c->counted_mhz = NAN;
 }
 
 static void clk_sample(gp_nvml *nv, gp_clk *c)
@@ -76,18 +77,71 @@ int gp_time_runs(gp_probe_ctx *x, gp_probe_launch_fn fn, void *arg, int runs,
     return e == cudaSuccess ? 0 : -1;
 }
 
+unsigned long long *gp_spans_next(gp_spans *sp)
+{
+    if (!sp || !sp->d || sp->next >= sp->runs)
+        return NULL;
+    return sp->d + 2 * (size_t)sp->blocks * (size_t)sp->next++;
+}
+
+double gp_span_mhz(const unsigned long long *span, int blocks)
+{
+    double cyc = 0, ns = 0;
+    for (int b = 0; b < blocks; ++b) {
+        cyc += (double)span[2 * b];
+        ns += (double)span[2 * b + 1];
+    }
+    return ns > 0 ? 1e3 * cyc / ns : NAN;
+}
+
+/* The highest clock of runs 1.. (run 0 is the dropped one). */
+static double spans_max_mhz(gp_probe_ctx *x, gp_spans *sp, const char *what)
+{
+    size_t n = 2 * (size_t)sp->blocks * (size_t)sp->runs;
+    unsigned long long *h = malloc(n * sizeof *h);
+    cudaError_t e = h ? cudaMemcpy(h, sp->d, n * sizeof *h,
+                                   cudaMemcpyDeviceToHost)
+                      : cudaErrorMemoryAllocation;
+    double best = NAN;
+    for (int r = 1; e == cudaSuccess && r < sp->runs; ++r) {
+        double mhz = gp_span_mhz(h + 2 * (size_t)sp->blocks * r, sp->blocks);
+        if (isfinite(mhz) && !(mhz <= best))
+            best = mhz;
+    }
+    free(h);
+    if (e != cudaSuccess)
+        snprintf(x->err, x->errlen, "probe %s clock: %s", what, gp_cuda_msg(e));
+    return e == cudaSuccess ? best : -1;
+}
+
 int gp_time_kept(gp_probe_ctx *x, gp_probe_launch_fn fn, void *arg, gp_stats *st,
-                 gp_clk *c, const char *what)
+                 gp_clk *c, gp_spans *sp, const char *what)
 {
     int runs = x->reps + 1;
     double *ms = malloc((size_t)runs * sizeof *ms);
-    if (!ms) {
-        snprintf(x->err, x->errlen, "probe %s: out of memory", what);
+    cudaError_t e = ms ? cudaSuccess : cudaErrorMemoryAllocation;
+    if (e == cudaSuccess && sp) {
+        sp->runs = runs;
+        sp->next = 0;
+        e = cudaMalloc((void **)&sp->d, 2 * (size_t)sp->blocks * runs *
+                                            sizeof *sp->d);
+        if (e != cudaSuccess)
+            sp->d = NULL;
+    }
+    if (e != cudaSuccess) {
+        free(ms);
+        snprintf(x->err, x->errlen, "probe %s: %s", what, gp_cuda_msg(e));
         return -1;
     }
     int rc = gp_time_runs(x, fn, arg, runs, ms, c, what);
     if (rc == 0)
         gp_stats_of(ms + 1, x->reps, st);
+    if (rc == 0 && sp && (c->counted_mhz = spans_max_mhz(x, sp, what)) < 0)
+        rc = -1;
+    if (sp) {
+        cudaFree(sp->d);
+        sp->d = NULL;
+    }
     free(ms);
     return rc;
 }
@@ -145,6 +199,15 @@ void gp_log_stats(gp_probe_ctx *x, const char *name, const char *unit,
     fflush(x->o->log);
 }
 
+void gp_log_clock(gp_probe_ctx *x, const gp_clk *c)
+{
+    if (!x->o->log)
+        return;
+    fprintf(x->o->log, "  %-18s SM clock counted by the kernel %.1f MHz; NVML "
+            "read %d-%d MHz\n", "", c->counted_mhz, c->sm_min, c->sm_max);
+    fflush(x->o->log);
+}
+
 void gp_add_row(gp_ceilings *c, const char *name, const char *unit,
                 double measured, double theoretical, const char *fmt, ...)
 {
@@ -170,6 +233,11 @@ void gp_add_row(gp_ceilings *c, const char *name, const char *unit,
 double gp_clk_for_peak(const gp_probe_ctx *x, const gp_clk *c, char *how,
                        size_t howlen)
 {
+    if (isfinite(c->counted_mhz)) {
+        snprintf(how, howlen, "%.1f MHz (counted: clock64 / globaltimer)",
+                 c->counted_mhz);
+        return c->counted_mhz;
+    }
     if (c->n > 0) {
         snprintf(how, howlen, "%d MHz (NVML, max seen)", c->sm_max);
         return c->sm_max;

@@ -1,6 +1,6 @@
 /* test_probes.c - the ceiling probes on a real GPU: STREAM results element
- * by element, FMA chains to the bit, every measured ceiling at most 2%
- * over its theoretical one, the ceilings file written and read back, the
+ * by element, FMA chains to the bit, the SM clock the FMA kernel counts,
+ * every measured ceiling at most 2% over its theoretical one, the ceilings file written and read back, the
  * cache reused while fresh.  GPU tests SKIP without a GPU; the command's
  * option handling and its no-GPU exit run everywhere. */
 #include <stdarg.h>
@@ -17,6 +17,7 @@
 
 #include "data/ceilings.h"
 #include "probe/probe.h"
+#include "probe/stage.h"
 #include "util/util.h"
 #include "gpu_skip.h"
 #include "near.h"
@@ -183,7 +184,7 @@ static void fma_chains_verified_per_thread(void **state)
     (void)g;
     for (int fp64 = 0; fp64 < 2; ++fp64)
         for (int k = 0; k < 2; ++k) {
-            CK(gp_fma_launch(fp64, out, iters, ab[k][0], ab[k][1], blocks, 0));
+            CK(gp_fma_launch(fp64, out, iters, ab[k][0], ab[k][1], blocks, NULL, 0));
             CK(cudaMemcpy(h, out, nt * 8, cudaMemcpyDeviceToHost));
             for (size_t t = 0; t < nt; ++t) {
                 double got = fp64 ? ((double *)h)[t] : ((float *)h)[t];
@@ -201,7 +202,7 @@ static void fma_chains_verified_per_thread(void **state)
             }
         }
     /* a launch that does not fit the unrolling is refused, not rounded */
-    assert_int_not_equal(gp_fma_launch(0, out, 100, 1.0, 1.0, 1, 0), 0);
+    assert_int_not_equal(gp_fma_launch(0, out, 100, 1.0, 1.0, 1, NULL, 0), 0);
     cudaFree(out);
     free(h);
 }
@@ -300,6 +301,85 @@ static void sm_clock_is_plausible(void **state)
     assert_true(mhz > 0 && mhz < 5000);
 }
 
+/* A whole-GPU FMA run counts its own clock: every block's span is
+ * filled, the clock is one the card can run at, and the run is no faster
+ * than the FP32 pipe at that clock allows (the invariant the ceilings
+ * file's reader enforces as a percentage of at most 100). */
+static void fma_counts_the_clock_it_ran_at(void **state)
+{
+    (void)state;
+    GP_REQUIRE_GPU();
+    gp_gpu g = open_gpu();
+    const int blocks = g.sm_count * gp_fma_blocks_per_sm(0), iters = 1 << 16;
+    void *out;
+    unsigned long long *span, *h = calloc(2 * (size_t)blocks, sizeof *h);
+    cudaEvent_t e0, e1;
+    CK(cudaMalloc(&out, (size_t)blocks * GP_PROBE_THREADS * 4));
+    CK(cudaMalloc((void **)&span, 2 * (size_t)blocks * sizeof *span));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(gp_fma_launch(0, out, iters, 0.9990234375, 0.0078125, blocks, NULL, 0));
+    CK(cudaEventRecord(e0, 0));
+    CK(gp_fma_launch(0, out, iters, 0.9990234375, 0.0078125, blocks, span, 0));
+    CK(cudaEventRecord(e1, 0));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    CK(cudaMemcpy(h, span, 2 * (size_t)blocks * sizeof *h, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < blocks; ++b)
+        if (!(h[2 * b] > 0 && h[2 * b + 1] > 0))
+            fail_msg("block %d: span %llu cycles, %llu ns", b, h[2 * b], h[2 * b + 1]);
+    double mhz = gp_span_mhz(h, blocks), attr = g.sm_clock_khz / 1e3;
+    double flops = 2.0 * GP_FMA_CHAINS * iters * (double)blocks * GP_PROBE_THREADS;
+    double peak = g.sm_count * 128.0 * 2 * mhz * 1e6;  /* sm_90: 128 lanes */
+    print_message("# counted %.1f MHz (max clock attribute %.0f); %.1f%% of the "
+                  "FP32 peak at it\n", mhz, attr, 100 * flops / (ms * 1e-3) / peak);
+    assert_true(mhz > 100 && mhz < 1.05 * attr);
+    if (g.cc_major == 9 && g.cc_minor == 0)
+        assert_true(flops / (ms * 1e-3) <= peak);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cudaFree(span);
+    cudaFree(out);
+    free(h);
+}
+
+/* Offline: the arithmetic of the spans and which clock a peak assumes. */
+static void span_clock_and_peak_clock_choice(void **state)
+{
+    (void)state;
+    const unsigned long long two[] = {1993000, 1000000, 3986000, 2000000};
+    assert_near(gp_span_mhz(two, 2), 1993.0, 1e-9);
+    const unsigned long long none[] = {5, 0};
+    assert_true(isnan(gp_span_mhz(none, 1)));
+
+    unsigned long long buf[3 * 2 * 2];
+    gp_spans sp = {.blocks = 2, .d = NULL, .runs = 3};
+    assert_null(gp_spans_next(&sp));           /* not open: calibration */
+    assert_null(gp_spans_next(NULL));
+    sp.d = buf;
+    assert_ptr_equal(gp_spans_next(&sp), buf);
+    assert_ptr_equal(gp_spans_next(&sp), buf + 4);
+    assert_ptr_equal(gp_spans_next(&sp), buf + 8);
+    assert_null(gp_spans_next(&sp));           /* more launches than runs */
+
+    gp_gpu g = {.sm_clock_khz = 1755000};
+    gp_probe_ctx x = {.g = &g};
+    gp_clk c;
+    char how[96];
+    gp_clk_init(&c);
+    assert_near(gp_clk_for_peak(&x, &c, how, sizeof how), 1755.0, 0);
+    assert_non_null(strstr(how, "max clock attribute"));
+    c.n = 1;
+    c.sm_min = 1600;
+    c.sm_max = 1710;
+    assert_near(gp_clk_for_peak(&x, &c, how, sizeof how), 1710.0, 0);
+    assert_non_null(strstr(how, "NVML"));
+    c.counted_mhz = 1722.5;
+    assert_near(gp_clk_for_peak(&x, &c, how, sizeof how), 1722.5, 0);
+    assert_non_null(strstr(how, "counted"));
+}
+
 static void probe_options_checked_before_the_gpu(void **state)
 {
     (void)state;
@@ -337,6 +417,8 @@ int main(void)
         cmocka_unit_test(stream_kernels_verified_elementwise),
         cmocka_unit_test(stream_unknown_variant_refused),
         cmocka_unit_test(fma_chains_verified_per_thread),
+        cmocka_unit_test(fma_counts_the_clock_it_ran_at),
+        cmocka_unit_test(span_clock_and_peak_clock_choice),
         cmocka_unit_test(sm_clock_is_plausible),
         cmocka_unit_test(full_probe_within_theoretical_and_file_reads_back),
         cmocka_unit_test(cache_reused_while_fresh),
