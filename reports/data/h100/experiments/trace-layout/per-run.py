@@ -18,7 +18,9 @@ import sys
 
 
 def rows(path):
-    with open(path) as f:
+    # errors="replace": the run files of ../trace-prime/s7b hold a '# counters:' line of
+    # invalid UTF-8, written by the first version of that experiment's patch (its README)
+    with open(path, errors="replace") as f:
         return list(csv.DictReader(l for l in f if not l.startswith('#')))
 
 
