@@ -14,8 +14,8 @@ static int valid_char(char c)
            (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
 
-static int add_name(gp_metric_list *out, const char *name, size_t len,
-                    int from_default, char *err, size_t errlen)
+int gp_metric_list_add(gp_metric_list *out, const char *name, size_t len,
+                       int from_default, char *err, size_t errlen)
 {
     for (int i = 0; i < out->count; i++)
         if (strlen(out->names[i]) == len && !strncmp(out->names[i], name, len)) {
@@ -42,7 +42,7 @@ static int add_item(gp_metric_list *out, const char *s, size_t len,
     }
     if (len == 7 && !strncmp(s, "default", 7)) {
         for (int i = 0; i < GP_NMETRICS; i++)
-            if (add_name(out, gp_metric_names[i], strlen(gp_metric_names[i]), 1,
+            if (gp_metric_list_add(out, gp_metric_names[i], strlen(gp_metric_names[i]), 1,
                          err, errlen))
                 return -1;
         return 0;
@@ -62,7 +62,7 @@ static int add_item(gp_metric_list *out, const char *s, size_t len,
                      s[i], (int)len, s);
             return -1;
         }
-    return add_name(out, s, len, 0, err, errlen);
+    return gp_metric_list_add(out, s, len, 0, err, errlen);
 }
 
 /* A counter the chip has but the run file has no column for would cost

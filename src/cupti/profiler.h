@@ -35,6 +35,10 @@ typedef struct {
  * names against a chip (see gp_profiler_validate).  Duplicates are dropped. */
 int gp_metric_list_parse(const char *spec, gp_metric_list *out,
                          char *err, size_t errlen);
+/* Append name[0..len) unless listed (a listed one stays, explicit if
+ * either was).  0, or -1 with a message when the list is full. */
+int gp_metric_list_add(gp_metric_list *out, const char *name, size_t len,
+                       int from_default, char *err, size_t errlen);
 /* The same check alone, for an option table's --metrics entry (the one
  * syntax of metric names: run and trace share it). */
 int gp_metric_spec_check(const char *spec, char *err, size_t errlen);

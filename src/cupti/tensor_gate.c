@@ -35,14 +35,11 @@ int gp_tensor_gate_list(const gp_metric_list *full, gp_metric_list *gated)
         }
     if (gated->count == full->count)
         return -1;                      /* no tensor-path counter to gate */
-    for (int g = 0; g < NGATE; g++) {
-        if (position(gated, gate_names[g]) >= 0)
-            continue;
-        if (gated->count == GP_MAX_METRICS)
+    char why[80];               /* only "the list is full" */
+    for (int g = 0; g < NGATE; g++)
+        if (gp_metric_list_add(gated, gate_names[g], strlen(gate_names[g]), 1,
+                               why, sizeof why) != 0)
             return -1;
-        strcpy(gated->names[gated->count], gate_names[g]);
-        gated->from_default[gated->count++] = 1;
-    }
     return 0;
 }
 
